@@ -1,0 +1,111 @@
+//! The `warboard` command line.
+
+mod map_cmd;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "warboard", version, about = "Axis & Allies rules engine: classic (Milton Bradley 2nd edition with DAAK rulings)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Show a ruleset's board: a summary, or one space.
+    Map {
+        /// Ruleset name (e.g. classic).
+        ruleset: String,
+        /// A territory or sea zone id (e.g. EGY); omit for the summary.
+        space: Option<String>,
+    },
+    /// Run rule conformance cases (*.json files or folders of them).
+    Conform {
+        /// Case files or folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// A file of case ids expected to fail, one per line with the reason.
+        /// Listed cases that fail are not counted as failures; listed cases
+        /// that pass are (so the list only shrinks).
+        #[arg(long)]
+        expected_failures: Option<PathBuf>,
+        /// Print every case, not only failures.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Map { ruleset, space } => match map_cmd::run(&ruleset, space.as_deref()) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("warboard map: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
+    }
+}
+
+fn conform(paths: &[PathBuf], expected: Option<&std::path::Path>, verbose: bool) -> ExitCode {
+    let files = match warboard_conform::collect_cases(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("warboard conform: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let expected = match expected.map(std::fs::read_to_string) {
+        None => Default::default(),
+        Some(Ok(text)) => warboard_conform::parse_expected(&text),
+        Some(Err(e)) => {
+            eprintln!("warboard conform: cannot read the expected-failures file: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcomes = warboard_conform::run_files(&files);
+    let (mut passed, mut failed, mut xfail) = (0, 0, 0);
+    let mut seen_ids = std::collections::BTreeSet::new();
+    for o in &outcomes {
+        seen_ids.insert(o.id.clone());
+        match (&o.failure, expected.get(&o.id)) {
+            (None, None) => {
+                passed += 1;
+                if verbose {
+                    println!("ok    {}", o.id);
+                }
+            }
+            (None, Some(_)) => {
+                failed += 1;
+                println!("FAIL  {}: passes now, but is listed as an expected failure: remove it from the list", o.id);
+            }
+            (Some(why), Some(reason)) => {
+                xfail += 1;
+                if verbose {
+                    println!("xfail {}: {why} (expected: {reason})", o.id);
+                }
+            }
+            (Some(why), None) => {
+                failed += 1;
+                println!("FAIL  {}: {why}", o.id);
+            }
+        }
+    }
+    if xfail > 0 {
+        println!("{xfail} expected failure(s), listed with their reasons");
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,96 @@
+//! `warboard map`: the board summary, or one space in detail.
+
+use std::fmt::Write;
+use warboard_rules::ids::UnitType;
+use warboard_rules::ruleset::{self, SpaceKind};
+use warboard_rules::Game;
+
+pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
+    let rs = ruleset::ruleset(ruleset_name).map_err(|e| e.to_string())?;
+    let game = Game::standard(rs.clone());
+    let map = &rs.map;
+    let mut out = String::new();
+    match space {
+        None => {
+            let land = map.spaces.iter().filter(|s| s.kind == SpaceKind::Land).count();
+            let neutral = map.spaces.iter().filter(|s| s.neutral).count();
+            let sea = map.len() - land;
+            writeln!(out, "{} — {}", rs.name, rs.title).unwrap();
+            writeln!(out, "{land} land territories ({neutral} neutral), {sea} sea zones, {} canals", map.canals.len()).unwrap();
+            writeln!(out).unwrap();
+            writeln!(out, "{:<10} {:<16} {:<7} {:>7} {:>8} {:>5}", "power", "name", "side", "capital", "income", "bank").unwrap();
+            for p in rs.power_ids() {
+                let info = rs.power(p);
+                writeln!(
+                    out,
+                    "{:<10} {:<16} {:<7} {:>7} {:>8} {:>5}",
+                    info.id,
+                    info.name,
+                    info.side.name(),
+                    map.name(info.capital),
+                    game.income(p),
+                    game.state.ipcs[p.index()]
+                )
+                .unwrap();
+            }
+            writeln!(out).unwrap();
+            writeln!(out, "Turn order: {}", rs.powers.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", ")).unwrap();
+            writeln!(out, "Options: {}", rs.options.canonical()).unwrap();
+        }
+        Some(id) => {
+            let sid = map.id(id).or_else(|| map.id(&id.to_uppercase())).ok_or_else(|| {
+                format!("`{id}` is not a space of the {} map (ids are like EGY, GER, NOR)", rs.name)
+            })?;
+            let s = map.space(sid);
+            writeln!(out, "{} — {}", s.id, s.name).unwrap();
+            match s.kind {
+                SpaceKind::Sea => writeln!(out, "kind:       sea zone").unwrap(),
+                SpaceKind::Land => {
+                    writeln!(out, "kind:       land territory{}", if s.island_in.is_some() { " (island)" } else { "" }).unwrap();
+                    let owner = s.original_owner.map(|p| rs.power(p).id.as_str()).unwrap_or("neutral");
+                    writeln!(out, "owner:      {owner}").unwrap();
+                    writeln!(out, "IPC value:  {}", s.ipc).unwrap();
+                    if let Some(p) = s.capital_of {
+                        writeln!(out, "capital of: {}", rs.power(p).id).unwrap();
+                    }
+                    if let Some(z) = s.island_in {
+                        writeln!(out, "island:     fully surrounded by {} (fighters of a carrier lost there may land here, DAAK 3.4(b))", map.name(z)).unwrap();
+                    }
+                }
+            }
+            let mut neighbours: Vec<&str> = s.adjacent.iter().map(|a| map.name(*a)).collect();
+            neighbours.sort();
+            writeln!(out, "neighbours: {}", neighbours.join(", ")).unwrap();
+            for c in &map.canals {
+                let names: Vec<&str> = c.controlled_by.iter().map(|t| map.name(*t)).collect();
+                if c.zones.contains(&sid) || c.controlled_by.contains(&sid) {
+                    writeln!(
+                        out,
+                        "canal:      {} joins {} and {}; ships pass only if {} friendly at the start of the turn (DAAK 2.3, 2.4); aircraft fly over freely",
+                        c.name,
+                        map.name(c.zones[0]),
+                        map.name(c.zones[1]),
+                        names.join(" and ") + if names.len() > 1 { " are" } else { " is" }
+                    )
+                    .unwrap();
+                }
+            }
+            let mut units: Vec<(String, UnitType, usize)> = Vec::new();
+            for u in game.state.units_at(sid) {
+                let owner = rs.power(u.owner).id.clone();
+                match units.iter_mut().find(|(o, k, _)| *o == owner && *k == u.kind) {
+                    Some(e) => e.2 += 1,
+                    None => units.push((owner, u.kind, 1)),
+                }
+            }
+            units.sort();
+            if units.is_empty() {
+                writeln!(out, "units:      none at the start").unwrap();
+            } else {
+                let text: Vec<String> = units.iter().map(|(o, k, n)| format!("{o} {n} {k}")).collect();
+                writeln!(out, "units:      {}", text.join(", ")).unwrap();
+            }
+        }
+    }
+    Ok(out)
+}

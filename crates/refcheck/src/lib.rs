@@ -1,0 +1,1 @@
+//! Test-only crate: see `tests/`. It never embeds or ships reference data.

@@ -1,0 +1,67 @@
+//! Actions a player (or the engine's default policy) takes, the events they
+//! produce, and the error that rejects an action.
+
+use crate::battle::BattleResult;
+use crate::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
+use crate::state::Phase;
+use serde::{Deserialize, Serialize};
+
+/// One action, in the vocabulary of FORMAT.md, with units already resolved
+/// to their ids (see [`crate::select`] for FORMAT's selectors).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    Research { dice: u32 },
+    Purchase { units: Vec<(UnitType, u32)> },
+    Move { units: Vec<UnitId>, route: Vec<SpaceId>, transport: Option<UnitId>, bombing: bool },
+    EndPhase,
+    Battle { at: SpaceId },
+    Casualties { units: Vec<UnitId> },
+    Continue,
+    Retreat { to: Option<SpaceId> },
+    Submerge { units: Vec<UnitId>, to: Option<SpaceId> },
+    Resolve { at: Option<SpaceId> },
+    Place { at: SpaceId, units: Vec<(UnitType, u32)> },
+    Surrender { side: Side },
+}
+
+/// What happened, for logs, replays and user interfaces.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    PhaseStarted { power: PowerId, phase: Phase, round: u32 },
+    Purchased { power: PowerId, units: Vec<(UnitType, u32)>, cost: i32 },
+    Moved { units: Vec<UnitId>, route: Vec<SpaceId> },
+    NeutralTaken { at: SpaceId, by: PowerId, fee: i32 },
+    Captured { at: SpaceId, by: PowerId, from: Option<PowerId> },
+    Liberated { at: SpaceId, for_power: PowerId },
+    BankTaken { from: PowerId, to: PowerId, amount: i32 },
+    Rolled { purpose: String, dice: Vec<u8>, hits: u32 },
+    Destroyed { units: Vec<(UnitId, UnitType, PowerId)>, at: SpaceId },
+    Withdrew { units: Vec<UnitId>, from: SpaceId, to: Option<SpaceId> },
+    BattleEnded { at: SpaceId, result: BattleResult },
+    Bombed { at: SpaceId, victim: PowerId, ipcs: i32 },
+    Placed { at: SpaceId, units: Vec<(UnitType, u32)> },
+    LostUnplaced { units: Vec<(UnitType, u32)> },
+    Developed { power: PowerId, development: String },
+    Income { power: PowerId, amount: i32 },
+    Victory { side: Side, reason: String },
+}
+
+/// A rejected action: a stable code (for programs) and a sentence naming
+/// the rule it breaks (for people).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RuleError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl RuleError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> RuleError {
+        RuleError { code, message: message.into() }
+    }
+}
+
+/// Shorthand for a rejection.
+pub(crate) fn reject<T>(code: &'static str, message: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::new(code, message))
+}

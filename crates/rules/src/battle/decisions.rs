@@ -1,0 +1,268 @@
+//! The choices within a battle: casualties, submarine withdrawal, pressing
+//! on or retreating (DAAK 4.1, 4.2, 4.3).
+
+use super::casualties::{attackers, defenders, pool};
+use super::fire::{end, finish_if_over, run, take_casualties};
+use super::{current, BattleKind, BattleResult, BattleSide, Stage};
+use crate::action::{reject, Event, RuleError};
+use crate::game::Ctx;
+use crate::ids::{SpaceId, UnitId};
+use crate::ruleset::SubWithdrawalText;
+
+fn battle_index(ctx: &Ctx<'_>) -> Result<usize, RuleError> {
+    match current(ctx.s) {
+        Some(i) => Ok(i),
+        None => reject("battle/none", "no battle is waiting for a decision"),
+    }
+}
+
+pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), RuleError> {
+    let i = battle_index(ctx)?;
+    let Some(p) = ctx.s.battles[i].pending.clone() else {
+        return reject("battle/no-casualties-due", "no hits are waiting for casualties to be chosen");
+    };
+    let candidates = pool(ctx.rs, ctx.s, &ctx.s.battles[i], p.pool);
+    if units.len() != p.hits as usize {
+        return reject(
+            "battle/casualty-count",
+            format!("{} hit(s) must be taken: every hit that can be applied is applied", p.hits),
+        );
+    }
+    for (k, id) in units.iter().enumerate() {
+        if units[..k].contains(id) {
+            return reject("battle/casualty-twice", "a unit is named twice");
+        }
+        if !candidates.contains(id) {
+            let why = match ctx.s.unit(*id) {
+                Some(u) if ctx.rs.stats(u.kind).anti_aircraft > 0 => "an AA gun cannot be taken as a loss (DAAK 3.1(c))".to_string(),
+                Some(u) if u.carried_by.is_some() => format!("the {} is cargo: it never fights and is no casualty on its own (DAAK 3.2(f), 3.4(e))", u.kind),
+                Some(u) => format!("the {} cannot take these hits", u.kind),
+                None => "no such unit in this battle".to_string(),
+            };
+            return reject("battle/not-a-casualty", why);
+        }
+    }
+    take_casualties(ctx, i, units);
+    run(ctx, i, false)
+}
+
+fn expect_stage(ctx: &Ctx<'_>, i: usize, stages: &[Stage]) -> Result<(), RuleError> {
+    let b = &ctx.s.battles[i];
+    if b.pending.is_some() {
+        return reject("battle/casualties-first", "casualties must be chosen first");
+    }
+    if !stages.contains(&b.stage) {
+        return reject("battle/not-now", "that choice is not open now: it comes after a full round of the battle");
+    }
+    Ok(())
+}
+
+pub(crate) fn press_on(ctx: &mut Ctx<'_>) -> Result<(), RuleError> {
+    let i = battle_index(ctx)?;
+    expect_stage(ctx, i, &[Stage::AttackerSubs, Stage::DefenderSubs, Stage::PressOrRetreat])?;
+    let b = &mut ctx.s.battles[i];
+    b.stage = match b.stage {
+        Stage::AttackerSubs => Stage::DefenderSubs,
+        Stage::DefenderSubs => Stage::PressOrRetreat,
+        _ => {
+            b.round += 1;
+            Stage::AaFire
+        }
+    };
+    run(ctx, i, false)
+}
+
+/// Where the attacker may retreat now, or why not at all. An empty list
+/// means only aircraft attack: breaking off needs no destination.
+pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, RuleError> {
+    let b = &ctx.s.battles[i];
+    if b.kind == BattleKind::Bombing {
+        return reject("battle/no-retreat", "a bombing raid is not a battle one retreats from");
+    }
+    if b.amphibious {
+        return reject(
+            "battle/no-retreat-amphibious",
+            "no unit may retreat from an amphibious assault, aircraft included (DAAK 4.1(a), 4.3(b))",
+        );
+    }
+    if defenders(ctx.rs, ctx.s, b).is_empty() {
+        return reject("battle/no-retreat-from-nobody", "a retreat needs at least one defender left (DAAK 4.1(c))");
+    }
+    let movers: Vec<UnitId> = attackers(ctx.rs, ctx.s, b)
+        .into_iter()
+        .filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air())
+        .collect();
+    if movers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let p = b.attacker;
+    let rel = ctx.rel();
+    let to: Vec<SpaceId> = b
+        .came_from
+        .iter()
+        .copied()
+        .filter(|s| match b.kind {
+            BattleKind::Land => rel.friendly_land(p, *s),
+            _ => ctx.rs.map.is_sea(*s) && rel.enemy_units(p, *s).next().is_none() && rel.canal_open(p, b.at, *s),
+        })
+        .collect();
+    if to.is_empty() {
+        return reject(
+            "battle/no-retreat-space",
+            "there is no friendly space from which the attack came to retreat to (DAAK 4.1(b))",
+        );
+    }
+    Ok(to)
+}
+
+pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), RuleError> {
+    let i = battle_index(ctx)?;
+    expect_stage(ctx, i, &[Stage::AttackerSubs, Stage::PressOrRetreat])?;
+    let allowed = retreat_allowed(ctx, i)?;
+    let b = ctx.s.battles[i].clone();
+    let movers: Vec<UnitId> = if allowed.is_empty() {
+        if to.is_some() {
+            return reject("battle/air-retreat", "aircraft do not retreat to a space: they stay and fly to a landing in non-combat move (DAAK 4.1(b))");
+        }
+        Vec::new()
+    } else {
+        let Some(to) = to else {
+            return reject("battle/retreat-where", "name the space to retreat to");
+        };
+        if !allowed.contains(&to) {
+            let names: Vec<&str> = allowed.iter().map(|s| ctx.name(*s)).collect();
+            return reject(
+                "battle/retreat-space",
+                format!(
+                    "all retreating units go together to one friendly space from which the attack came: {} (DAAK 4.1(b))",
+                    names.join(", ")
+                ),
+            );
+        }
+        attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air()).collect()
+    };
+    // Aircraft stay in the battle zone and fly in non-combat move (DAAK
+    // 4.1(b)); cargo stays aboard its transport (DAAK 3.2(f)).
+    if let Some(to) = to {
+        let cargo: Vec<UnitId> = ctx.s.units.iter().filter(|u| u.carried_by.is_some_and(|c| movers.contains(&c))).map(|u| u.id).collect();
+        for id in movers.iter().chain(&cargo) {
+            ctx.s.unit_mut(*id).unwrap().at = to;
+        }
+        ctx.events.push(Event::Withdrew { units: movers.clone(), from: b.at, to: Some(to) });
+    }
+    end(ctx, i, BattleResult::Retreated);
+    Ok(())
+}
+
+/// Sea zones attacking submarines may withdraw to: English 4.2(c), an empty
+/// or friendly adjacent zone from which an attacking unit came; German
+/// 4.2(3), a zone from or through which an attacking ship came. A canal is
+/// passed only if it was open at the start of the turn (DAAK 2.3).
+pub(crate) fn attacker_sub_zones(ctx: &Ctx<'_>, i: usize) -> Vec<SpaceId> {
+    let b = &ctx.s.battles[i];
+    let p = b.attacker;
+    let rel = ctx.rel();
+    let from = match ctx.rs.options.sub_withdrawal_text {
+        SubWithdrawalText::English => &b.came_from,
+        SubWithdrawalText::German => &b.ships_came_from,
+    };
+    from.iter()
+        .copied()
+        .filter(|z| ctx.rs.map.is_sea(*z) && ctx.rs.map.adjacent(b.at, *z) && rel.canal_open(p, b.at, *z))
+        .filter(|z| rel.enemy_units(p, *z).next().is_none())
+        .collect()
+}
+
+/// Sea zones defending submarines may withdraw to (DAAK 4.2(d)): adjacent,
+/// with no enemy naval units (English) or no enemy units at all (German),
+/// and no battle there this turn; canals as at the start of the attacker's
+/// turn (DAAK 2.3).
+pub(crate) fn defender_sub_zones(ctx: &Ctx<'_>, i: usize) -> Vec<SpaceId> {
+    if !ctx.rs.options.defending_submarines_withdraw {
+        return Vec::new();
+    }
+    let b = &ctx.s.battles[i];
+    if attackers(ctx.rs, ctx.s, b).is_empty() {
+        return Vec::new();
+    }
+    let rel = ctx.rel();
+    let Some(sub) = defenders(ctx.rs, ctx.s, b).into_iter().find(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).submarine) else {
+        return Vec::new();
+    };
+    let owner = ctx.s.unit(sub).unwrap().owner;
+    ctx.rs
+        .map
+        .neighbours(b.at)
+        .iter()
+        .copied()
+        .filter(|z| ctx.rs.map.is_sea(*z) && rel.canal_open(owner, b.at, *z))
+        .filter(|z| !ctx.s.battles.iter().any(|x| x.at == *z))
+        .filter(|z| match ctx.rs.options.sub_withdrawal_text {
+            SubWithdrawalText::English => rel.enemy_ships(owner, *z).next().is_none(),
+            SubWithdrawalText::German => rel.enemy_units(owner, *z).next().is_none(),
+        })
+        .collect()
+}
+
+pub(crate) fn submerge(ctx: &mut Ctx<'_>, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
+    let i = battle_index(ctx)?;
+    let b = ctx.s.battles[i].clone();
+    if b.pending.is_some() {
+        return reject("battle/casualties-first", "casualties must be chosen first");
+    }
+    let side = match b.stage {
+        Stage::AttackerSubs => BattleSide::Attacker,
+        Stage::DefenderSubs => BattleSide::Defender,
+        _ => {
+            return reject(
+                "battle/not-now",
+                "submarines withdraw after a full round: attacking submarines first, then defending ones (DAAK 4.2(a), (b)); this side's choice is spent or not open now",
+            )
+        }
+    };
+    if units.is_empty() {
+        return reject("battle/no-units", "name the submarines that withdraw");
+    }
+    let eligible = match side {
+        BattleSide::Attacker => attackers(ctx.rs, ctx.s, &b),
+        BattleSide::Defender => defenders(ctx.rs, ctx.s, &b),
+    };
+    for id in units {
+        let is_sub = ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).submarine);
+        if !is_sub || !eligible.contains(id) {
+            return reject("battle/not-your-sub", "only the deciding side's submarines in this battle may withdraw now");
+        }
+    }
+    let Some(to) = to else {
+        return reject("battle/withdraw-where", "in classic, submarines withdraw to a sea zone: name it");
+    };
+    let zones = match side {
+        BattleSide::Attacker => attacker_sub_zones(ctx, i),
+        BattleSide::Defender => defender_sub_zones(ctx, i),
+    };
+    if !zones.contains(&to) {
+        let rule = match side {
+            BattleSide::Attacker => "attacking submarines withdraw to an empty or friendly adjacent zone from which the attack came (DAAK 4.2(c))",
+            BattleSide::Defender => "defending submarines withdraw to an adjacent zone without enemy ships where no battle took place this turn (DAAK 4.2(d))",
+        };
+        let names: Vec<&str> = zones.iter().map(|z| ctx.name(*z)).collect();
+        return reject("battle/withdraw-zone", format!("{rule}; open now: {}", if names.is_empty() { "none".to_string() } else { names.join(", ") }));
+    }
+    for id in units {
+        ctx.s.unit_mut(*id).unwrap().at = to;
+    }
+    ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: Some(to) });
+    ctx.s.battles[i].stage = match side {
+        BattleSide::Attacker => Stage::DefenderSubs,
+        BattleSide::Defender => Stage::PressOrRetreat,
+    };
+    // If one side has withdrawn entirely the battle is over (DAAK 4.2(e)).
+    if attackers(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() && !defenders(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() {
+        end(ctx, i, BattleResult::Retreated);
+        return Ok(());
+    }
+    if finish_if_over(ctx, i) {
+        return Ok(());
+    }
+    run(ctx, i, false)
+}

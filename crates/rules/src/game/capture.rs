@@ -1,0 +1,72 @@
+//! Changing hands: conquest, liberation, capitals (DAAK 2.7(d), 3.1(e),
+//! 5.2(b), and the capital rules of `rules/classic.md` §9).
+
+use super::Ctx;
+use crate::action::Event;
+use crate::ids::{PowerId, SpaceId};
+
+impl Ctx<'_> {
+    /// `by` takes territory `t` (by moving in, or by winning its battle).
+    pub fn take_territory(&mut self, t: SpaceId, by: PowerId) {
+        let rs = self.rs;
+        let space = rs.map.space(t);
+        let from = self.s.control[t.index()];
+        // Who gets it: an ally's original territory goes back to that ally
+        // (liberation), unless the ally's capital is in enemy hands, in which
+        // case the liberator captures it (DAAK 5.2(b)). A formerly neutral
+        // country has no original owner: it is always conquered (DAAK 2.7(d)).
+        let original = space.original_owner;
+        let liberating = original.filter(|o| *o != by && rs.allied(*o, by));
+        let new_owner = match liberating {
+            Some(o) if space.capital_of == Some(o) || !self.rel().capital_lost(o) => o,
+            _ => by,
+        };
+        self.s.control[t.index()] = Some(new_owner);
+        self.s.conquered[t.index()] = true;
+        // Factories and AA guns go to the new controller (DAAK 3.1(e));
+        // a captured AA gun may not move this turn (DAAK 4.4(b)).
+        for u in self.s.units.iter_mut().filter(|u| u.at == t) {
+            let st = rs.stats(u.kind);
+            if (st.factory || st.anti_aircraft > 0) && !rs.allied(u.owner, by) {
+                u.owner = new_owner;
+                if st.anti_aircraft > 0 {
+                    u.flags.captured = true;
+                }
+            }
+        }
+        if new_owner == by {
+            self.events.push(Event::Captured { at: t, by, from });
+        } else {
+            self.events.push(Event::Liberated { at: t, for_power: new_owner });
+        }
+        // Taking an enemy's capital takes its bank.
+        if let Some(victim) = space.capital_of {
+            if from == Some(victim) && !rs.allied(victim, by) {
+                let amount = self.s.ipcs[victim.index()];
+                self.s.ipcs[victim.index()] = 0;
+                self.s.ipcs[by.index()] += amount;
+                self.events.push(Event::BankTaken { from: victim, to: by, amount });
+            }
+            // A freed capital takes back at once every original territory
+            // its allies hold, with the factories there; AA guns and other
+            // units stay with their owners (DAAK 5.2(b)).
+            if new_owner == victim {
+                for other in rs.map.ids() {
+                    let sp = rs.map.space(other);
+                    let holder = self.s.control[other.index()];
+                    if sp.original_owner == Some(victim)
+                        && holder.is_some_and(|h| h != victim && rs.allied(h, victim))
+                    {
+                        self.s.control[other.index()] = Some(victim);
+                        for u in self.s.units.iter_mut().filter(|u| u.at == other) {
+                            if rs.stats(u.kind).factory {
+                                u.owner = victim;
+                            }
+                        }
+                        self.events.push(Event::Liberated { at: other, for_power: victim });
+                    }
+                }
+            }
+        }
+    }
+}

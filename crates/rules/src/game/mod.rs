@@ -1,0 +1,197 @@
+//! A game: a ruleset and a state, and the checked application of actions.
+//!
+//! Every action is tried on a copy of the state; only when it succeeds does
+//! the copy replace the state, so a rejected action changes nothing.
+
+mod air;
+mod capture;
+mod movement;
+mod production;
+mod relations;
+mod turn;
+
+pub use relations::Relations;
+
+use crate::action::{reject, Action, Event, RuleError};
+use crate::dice::DiceSource;
+use crate::ids::{PowerId, SpaceId, UnitType};
+use crate::ruleset::Ruleset;
+use crate::state::{GameState, Phase};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub ruleset: Arc<Ruleset>,
+    pub state: GameState,
+}
+
+/// Where an action is worked out: the ruleset, the state being changed, the
+/// dice and the events produced so far.
+pub(crate) struct Ctx<'a> {
+    pub rs: &'a Ruleset,
+    pub s: &'a mut GameState,
+    pub dice: &'a mut dyn DiceSource,
+    pub events: Vec<Event>,
+}
+
+impl Game {
+    /// The map with every territory held by its original owner, no units and
+    /// empty banks: FORMAT.md's `"setup": "empty"`.
+    pub fn empty(ruleset: Arc<Ruleset>) -> Game {
+        let control: Vec<Option<PowerId>> = ruleset.map.spaces.iter().map(|s| s.original_owner).collect();
+        let n = ruleset.map.len();
+        let powers = ruleset.power_count();
+        let state = GameState {
+            round: 1,
+            turn: PowerId(0),
+            phase: Phase::Research,
+            start_control: control.clone(),
+            control,
+            conquered: vec![false; n],
+            ipcs: vec![0; powers],
+            units: Vec::new(),
+            next_unit: 0,
+            purchased: BTreeMap::new(),
+            placed: BTreeMap::new(),
+            neutral_fees: 0,
+            battles: Vec::new(),
+            developments: vec![0; powers],
+            winner: None,
+            seq: 0,
+        };
+        Game { ruleset, state }
+    }
+
+    /// The ruleset's published starting position.
+    pub fn standard(ruleset: Arc<Ruleset>) -> Game {
+        let mut game = Game::empty(ruleset.clone());
+        game.state.ipcs = ruleset.setup.ipcs.clone();
+        for u in &ruleset.setup.units {
+            for _ in 0..u.count {
+                game.state.add_unit(u.kind, u.owner, u.at);
+            }
+        }
+        game.settle_position();
+        game
+    }
+
+    /// After a position was built by hand (a setup, a case's `state`, a
+    /// save): take the turn as starting from here. Control now is the control
+    /// at the start of the turn, and cargo aboard another power's transport
+    /// counts as already carried by it (FORMAT.md, DAAK 3.3(b) step 2).
+    pub fn settle_position(&mut self) {
+        let s = &mut self.state;
+        s.start_control = s.control.clone();
+        s.conquered = vec![false; s.control.len()];
+        s.units.sort_by_key(|u| u.id);
+        let owners: BTreeMap<_, _> = s.units.iter().map(|u| (u.id, u.owner)).collect();
+        for u in &mut s.units {
+            if let Some(c) = u.carried_by {
+                if owners.get(&c) != Some(&u.owner) {
+                    u.flags.shuttled = true;
+                }
+            }
+        }
+    }
+
+    /// Applies an action, or rejects it and leaves the game unchanged.
+    pub fn apply(&mut self, action: &Action, dice: &mut dyn DiceSource) -> Result<Vec<Event>, RuleError> {
+        let mut next = self.state.clone();
+        let events = {
+            let mut ctx = Ctx { rs: &self.ruleset, s: &mut next, dice, events: Vec::new() };
+            ctx.apply(action)?;
+            ctx.events
+        };
+        next.seq += 1;
+        self.state = next;
+        Ok(events)
+    }
+
+    /// Whether an action would be accepted now (tried on copies of the game
+    /// and the dice).
+    pub fn is_legal(&self, action: &Action, dice: &dyn DiceSource) -> Result<(), RuleError> {
+        let mut copy = self.clone();
+        let mut d = dice.boxed_clone();
+        copy.apply(action, d.as_mut()).map(|_| ())
+    }
+
+    pub fn relations(&self) -> Relations<'_> {
+        Relations { rs: &self.ruleset, s: &self.state }
+    }
+
+    /// The income a power would collect if its turn ended now.
+    pub fn income(&self, p: PowerId) -> i32 {
+        self.relations().income(p)
+    }
+
+    /// Whose decision the game waits for: the defender chooses casualties
+    /// during the attacker's turn (DESIGN.md: who acts now is not whose turn
+    /// it is).
+    pub fn actor(&self) -> Actor {
+        if self.state.winner.is_some() {
+            return Actor::Terminal;
+        }
+        match crate::battle::awaiting(&self.ruleset, &self.state) {
+            Some(p) => Actor::Power(p),
+            None => Actor::Power(self.state.turn),
+        }
+    }
+}
+
+/// Who acts now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Actor {
+    Power(PowerId),
+    Terminal,
+}
+
+impl Ctx<'_> {
+    pub fn rel(&self) -> Relations<'_> {
+        Relations { rs: self.rs, s: self.s }
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<(), RuleError> {
+        if let Some(side) = self.s.winner {
+            return reject("game/over", format!("the game is over: the {} have won", side.name()));
+        }
+        if let Action::Surrender { side } = action {
+            self.s.winner = Some(side.other());
+            self.events.push(Event::Victory { side: side.other(), reason: format!("the {} surrendered", side.name()) });
+            return Ok(());
+        }
+        let phase = self.s.phase;
+        let in_battle = matches!(
+            action,
+            Action::Battle { .. } | Action::Casualties { .. } | Action::Continue | Action::Retreat { .. } | Action::Submerge { .. } | Action::Resolve { .. }
+        );
+        if in_battle {
+            if phase != Phase::Combat {
+                return reject("battle/not-combat-phase", "battles are fought in the combat phase");
+            }
+            return crate::battle::act(self, action);
+        }
+        match action {
+            Action::Research { dice } => self.research(*dice),
+            Action::Purchase { units } => self.purchase(units),
+            Action::Move { units, route, transport, bombing } => self.move_units(units, route, *transport, *bombing),
+            Action::EndPhase => self.end_phase(),
+            Action::Place { at, units } => self.place(*at, units),
+            _ => unreachable!("battle actions handled above"),
+        }
+    }
+
+    pub fn roll(&mut self) -> Result<u8, RuleError> {
+        self.dice.roll().map_err(|e| RuleError::new("dice/exhausted", e.to_string()))
+    }
+
+    pub fn name(&self, s: SpaceId) -> &str {
+        self.rs.map.name(s)
+    }
+    pub fn power_name(&self, p: PowerId) -> &str {
+        &self.rs.power(p).id
+    }
+    pub fn stats(&self, t: UnitType) -> &crate::ruleset::UnitStats {
+        self.rs.stats(t)
+    }
+}

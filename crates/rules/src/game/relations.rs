@@ -1,0 +1,135 @@
+//! Read-only questions about a position: who is friend or foe, who holds
+//! what, what is where. One place for each of these facts.
+
+use crate::ids::{Domain, PowerId, SpaceId, UnitId, UnitType};
+use crate::ruleset::Ruleset;
+use crate::state::{GameState, Unit};
+
+#[derive(Clone, Copy)]
+pub struct Relations<'a> {
+    pub rs: &'a Ruleset,
+    pub s: &'a GameState,
+}
+
+impl<'a> Relations<'a> {
+    pub fn enemies(&self, a: PowerId, b: PowerId) -> bool {
+        !self.rs.allied(a, b)
+    }
+    pub fn domain(&self, u: &Unit) -> Domain {
+        self.rs.stats(u.kind).domain
+    }
+    /// Land controlled by `p` or an ally.
+    pub fn friendly_land(&self, p: PowerId, t: SpaceId) -> bool {
+        self.rs.map.is_land(t) && self.s.control[t.index()].is_some_and(|q| self.rs.allied(p, q))
+    }
+    /// Land controlled by an enemy of `p`.
+    pub fn enemy_land(&self, p: PowerId, t: SpaceId) -> bool {
+        self.rs.map.is_land(t) && self.s.control[t.index()].is_some_and(|q| self.enemies(p, q))
+    }
+    /// A neutral country nobody has taken yet.
+    pub fn neutral(&self, t: SpaceId) -> bool {
+        self.rs.map.is_land(t) && self.s.control[t.index()].is_none()
+    }
+    /// A formerly neutral country: no original owner, no income (DAAK 2.7(d)).
+    pub fn formerly_neutral(&self, t: SpaceId) -> bool {
+        self.rs.map.space(t).neutral && self.s.control[t.index()].is_some()
+    }
+    /// Friendly at the start of this turn and not taken since: where aircraft
+    /// may land (DAAK 4.4(c)) and factories produce.
+    pub fn friendly_since_start(&self, p: PowerId, t: SpaceId) -> bool {
+        self.friendly_land(p, t)
+            && self.s.start_control[t.index()].is_some_and(|q| self.rs.allied(p, q))
+            && !self.s.conquered[t.index()]
+    }
+
+    /// Units at a space owned by enemies of `p` (cargo included).
+    pub fn enemy_units(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        let rs = self.rs;
+        self.s.units.iter().filter(move |u| u.at == at && !rs.allied(p, u.owner))
+    }
+    /// Enemy units that defend a space: not AA guns or factories (DAAK 3.1(c),
+    /// (f)) and not transport cargo (DAAK 3.2(f)); fighters aboard a carrier
+    /// do defend (DAAK 3.4(b)).
+    pub fn enemy_defenders(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        let this = *self;
+        self.enemy_units(p, at).filter(move |u| this.rs.stats(u.kind).is_combatant() && !this.on_transport(u))
+    }
+    /// Enemy ships at a space (they stop ships passing through).
+    pub fn enemy_ships(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        let rs = self.rs;
+        self.enemy_units(p, at).filter(move |u| rs.stats(u.kind).is_sea())
+    }
+    pub fn has_enemy_ships(&self, p: PowerId, at: SpaceId) -> bool {
+        self.enemy_ships(p, at).next().is_some()
+    }
+    pub fn on_transport(&self, u: &Unit) -> bool {
+        u.carried_by
+            .and_then(|c| self.s.unit(c))
+            .is_some_and(|c| self.rs.stats(c.kind).transport_capacity > 0)
+    }
+    pub fn units_of(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.s.units.iter().filter(move |u| u.at == at && u.owner == p)
+    }
+    pub fn count(&self, at: SpaceId, kind: UnitType) -> usize {
+        self.s.units.iter().filter(|u| u.at == at && u.kind == kind).count()
+    }
+    pub fn factory_at(&self, at: SpaceId) -> Option<&'a Unit> {
+        let rs = self.rs;
+        self.s.units.iter().find(move |u| u.at == at && rs.stats(u.kind).factory)
+    }
+
+    /// Whether ships of `p` may pass between two adjacent sea zones now: a
+    /// canal needs its territories friendly at the start of the turn
+    /// (DAAK 2.3, 2.4).
+    pub fn canal_open(&self, p: PowerId, a: SpaceId, b: SpaceId) -> bool {
+        match self.rs.map.canal_between(a, b) {
+            None => true,
+            Some(c) => c
+                .controlled_by
+                .iter()
+                .all(|t| self.s.start_control[t.index()].is_some_and(|q| self.rs.allied(p, q))),
+        }
+    }
+
+    /// Room left on a transport.
+    pub fn transport_room(&self, t: UnitId) -> u8 {
+        let Some(tr) = self.s.unit(t) else { return 0 };
+        let cap = self.rs.stats(tr.kind).transport_capacity;
+        let used: u8 = self.s.cargo_of(t).map(|c| self.rs.stats(c.kind).transport_cost).sum();
+        cap.saturating_sub(used)
+    }
+
+    /// The power whose capital a space is, if any.
+    pub fn capital_of(&self, t: SpaceId) -> Option<PowerId> {
+        self.rs.map.space(t).capital_of
+    }
+    /// Whether `p`'s capital is held by an enemy.
+    pub fn capital_lost(&self, p: PowerId) -> bool {
+        let cap = self.rs.power(p).capital;
+        self.s.control[cap.index()].is_some_and(|q| self.enemies(p, q))
+    }
+
+    /// The IPC value of the territories a power controls, counting those that
+    /// pay nothing (formerly neutral countries pay nothing, DAAK 2.7(d)).
+    pub fn territory_value(&self, p: PowerId) -> i32 {
+        self.rs
+            .map
+            .ids()
+            .filter(|t| self.s.control[t.index()] == Some(p) && !self.rs.map.space(*t).neutral)
+            .map(|t| self.rs.map.space(t).ipc as i32)
+            .sum()
+    }
+    /// What a power collects at the end of its turn: nothing while an enemy
+    /// holds its capital (DAAK 5.2(a)).
+    pub fn income(&self, p: PowerId) -> i32 {
+        if self.capital_lost(p) {
+            0
+        } else {
+            self.territory_value(p)
+        }
+    }
+    /// Whether a power still takes part: it holds territory or has units.
+    pub fn in_game(&self, p: PowerId) -> bool {
+        self.s.control.iter().any(|c| *c == Some(p)) || self.s.units.iter().any(|u| u.owner == p)
+    }
+}

@@ -1,0 +1,441 @@
+//! Parsing and validating ruleset files. A bad file fails with messages that
+//! name the file, the entry and the problem; every problem is listed at once.
+
+use super::map::{Canal, Map, Space, SpaceKind};
+use super::options::Options;
+use super::{PowerInfo, Ruleset, Setup, SetupUnit, UnitStats};
+use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
+use serde::Deserialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// The text of one ruleset's files, and the folder they came from (for messages).
+#[derive(Clone, Debug)]
+pub struct RulesetFiles {
+    pub dir: &'static str,
+    pub ruleset: &'static str,
+    pub map: &'static str,
+    pub setup: &'static str,
+}
+
+/// One problem found in a data file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataProblem {
+    pub file: String,
+    pub entry: String,
+    pub problem: String,
+}
+
+impl fmt::Display for DataProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}: {}", self.file, self.entry, self.problem)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DataError {
+    #[error("unknown ruleset `{name}` (known rulesets: {known})")]
+    UnknownRuleset { name: String, known: String },
+    #[error("{file}: not valid TOML for this file: {message}")]
+    Parse { file: String, message: String },
+    #[error("invalid ruleset data:\n{}", .0.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    Invalid(Vec<DataProblem>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesetToml {
+    name: String,
+    title: String,
+    map: String,
+    setup: String,
+    power: Vec<PowerToml>,
+    unit: Vec<UnitToml>,
+    options: Options,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PowerToml {
+    id: String,
+    name: String,
+    side: String,
+    capital: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitToml {
+    #[serde(rename = "type")]
+    kind: String,
+    domain: Domain,
+    cost: u32,
+    attack: u8,
+    defense: u8,
+    movement: u8,
+    #[serde(default)]
+    transport_cost: u8,
+    #[serde(default)]
+    transport_capacity: u8,
+    #[serde(default)]
+    carrier_cost: u8,
+    #[serde(default)]
+    carrier_capacity: u8,
+    #[serde(default)]
+    blitz: bool,
+    #[serde(default)]
+    submarine: bool,
+    #[serde(default)]
+    strategic_bomber: bool,
+    #[serde(default)]
+    bombard: u8,
+    #[serde(default)]
+    anti_aircraft: u8,
+    #[serde(default)]
+    factory: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MapToml {
+    space: Vec<SpaceToml>,
+    #[serde(default)]
+    canal: Vec<CanalToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpaceToml {
+    id: String,
+    name: String,
+    kind: String,
+    #[serde(default)]
+    ipc: u32,
+    owner: Option<String>,
+    #[serde(default)]
+    capital: bool,
+    #[serde(default)]
+    original_factory: bool,
+    island_in: Option<String>,
+    adjacent: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CanalToml {
+    name: String,
+    zones: Vec<String>,
+    controlled_by: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupToml {
+    ipcs: BTreeMap<String, i32>,
+    units: Vec<SetupEntryToml>,
+}
+
+#[derive(Deserialize)]
+struct SetupEntryToml {
+    at: String,
+    owner: String,
+    #[serde(flatten)]
+    counts: BTreeMap<String, toml::Value>,
+}
+
+struct Problems {
+    list: Vec<DataProblem>,
+}
+
+impl Problems {
+    fn add(&mut self, file: &str, entry: impl Into<String>, problem: impl Into<String>) {
+        self.list.push(DataProblem { file: file.to_string(), entry: entry.into(), problem: problem.into() });
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, DataError> {
+    toml::from_str(text).map_err(|e| DataError::Parse { file: file.to_string(), message: e.to_string() })
+}
+
+/// Parses and validates one ruleset's files.
+pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
+    let rs_file = format!("{}/ruleset.toml", files.dir);
+    let rs: RulesetToml = parse(&rs_file, files.ruleset)?;
+    let map_file = format!("{}/{}", files.dir, rs.map);
+    let setup_file = format!("{}/{}", files.dir, rs.setup);
+    let map_toml: MapToml = parse(&map_file, files.map)?;
+    let setup_toml: SetupToml = parse(&setup_file, files.setup)?;
+    let mut problems = Problems { list: Vec::new() };
+
+    // Powers first: the map names them as owners.
+    let power_ids: HashMap<&str, PowerId> =
+        rs.power.iter().enumerate().map(|(i, p)| (p.id.as_str(), PowerId(i as u8))).collect();
+    if power_ids.len() != rs.power.len() {
+        problems.add(&rs_file, "[[power]]", "two powers share an id");
+    }
+
+    // Spaces.
+    let space_ids: HashMap<&str, SpaceId> =
+        map_toml.space.iter().enumerate().map(|(i, s)| (s.id.as_str(), SpaceId(i as u16))).collect();
+    if space_ids.len() != map_toml.space.len() {
+        let mut seen = HashMap::new();
+        for s in &map_toml.space {
+            if seen.insert(s.id.as_str(), ()).is_some() {
+                problems.add(&map_file, format!("space {}", s.id), "the id is used twice");
+            }
+        }
+    }
+    let mut spaces = Vec::new();
+    for s in &map_toml.space {
+        let entry = format!("space {}", s.id);
+        let kind = match s.kind.as_str() {
+            "land" => SpaceKind::Land,
+            "sea" => SpaceKind::Sea,
+            other => {
+                problems.add(&map_file, &entry, format!("kind `{other}` is neither `land` nor `sea`"));
+                SpaceKind::Land
+            }
+        };
+        let (original_owner, neutral) = match (kind, s.owner.as_deref()) {
+            (SpaceKind::Sea, None) => (None, false),
+            (SpaceKind::Sea, Some(_)) => {
+                problems.add(&map_file, &entry, "a sea zone has no owner");
+                (None, false)
+            }
+            (SpaceKind::Land, None) => {
+                problems.add(&map_file, &entry, "a land territory needs an owner (a power or `neutral`)");
+                (None, true)
+            }
+            (SpaceKind::Land, Some("neutral")) => (None, true),
+            (SpaceKind::Land, Some(o)) => match power_ids.get(o) {
+                Some(&p) => (Some(p), false),
+                None => {
+                    problems.add(&map_file, &entry, format!("owner `{o}` is not a power of this ruleset"));
+                    (None, true)
+                }
+            },
+        };
+        if kind == SpaceKind::Sea && s.ipc != 0 {
+            problems.add(&map_file, &entry, "a sea zone has no IPC value");
+        }
+        let mut adjacent = Vec::new();
+        for a in &s.adjacent {
+            match space_ids.get(a.as_str()) {
+                Some(&id) if a == &s.id => {
+                    let _ = id;
+                    problems.add(&map_file, &entry, "a space cannot be its own neighbour")
+                }
+                Some(&id) => adjacent.push(id),
+                None => problems.add(&map_file, &entry, format!("neighbour `{a}` is not a space of this map")),
+            }
+        }
+        let island_in = s.island_in.as_deref().and_then(|z| {
+            let id = space_ids.get(z).copied();
+            if id.is_none() {
+                problems.add(&map_file, &entry, format!("island_in `{z}` is not a space of this map"));
+            }
+            id
+        });
+        let capital_of = if s.capital {
+            let p = rs.power.iter().position(|p| p.capital == s.id).map(|i| PowerId(i as u8));
+            if p.is_none() {
+                problems.add(&map_file, &entry, "marked as a capital, but no power names it as its capital");
+            }
+            p
+        } else {
+            None
+        };
+        spaces.push(Space {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            kind,
+            ipc: s.ipc,
+            original_owner,
+            neutral,
+            capital_of,
+            original_factory: s.original_factory,
+            island_in,
+            adjacent,
+        });
+    }
+
+    // Connections must agree both ways.
+    for (i, s) in spaces.iter().enumerate() {
+        for a in &s.adjacent {
+            if !spaces[a.index()].adjacent.contains(&SpaceId(i as u16)) {
+                problems.add(
+                    &map_file,
+                    format!("space {}", s.id),
+                    format!("lists {} as a neighbour, but {} does not list {}", spaces[a.index()].id, spaces[a.index()].id, s.id),
+                );
+            }
+        }
+    }
+    // Islands: the one zone around them is their only neighbour (DAAK 3.4(b)).
+    for s in &spaces {
+        if let Some(z) = s.island_in {
+            if s.kind != SpaceKind::Land || spaces[z.index()].kind != SpaceKind::Sea || s.adjacent != [z] {
+                problems.add(
+                    &map_file,
+                    format!("space {}", s.id),
+                    format!("island_in = {} needs a land space whose only neighbour is that sea zone", spaces[z.index()].id),
+                );
+            }
+        }
+    }
+    // Every space can be reached from every other (the Caspian Sea touches
+    // only land, so this is connectivity of the whole board).
+    if !spaces.is_empty() {
+        let mut seen = vec![false; spaces.len()];
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            for a in &spaces[i].adjacent {
+                if !seen[a.index()] {
+                    seen[a.index()] = true;
+                    stack.push(a.index());
+                }
+            }
+        }
+        for (i, s) in spaces.iter().enumerate() {
+            if !seen[i] {
+                problems.add(&map_file, format!("space {}", s.id), format!("cannot be reached from {}", spaces[0].id));
+            }
+        }
+    }
+
+    // Canals.
+    let mut canals = Vec::new();
+    for c in &map_toml.canal {
+        let entry = format!("canal {}", c.name);
+        let zones: Vec<SpaceId> = c.zones.iter().filter_map(|z| space_ids.get(z.as_str()).copied()).collect();
+        let ctrl: Vec<SpaceId> = c.controlled_by.iter().filter_map(|z| space_ids.get(z.as_str()).copied()).collect();
+        if zones.len() != 2 || c.zones.len() != 2 {
+            problems.add(&map_file, &entry, "needs exactly two known sea zones");
+            continue;
+        }
+        if ctrl.len() != c.controlled_by.len() || ctrl.is_empty() {
+            problems.add(&map_file, &entry, "controlled_by must name known land territories");
+            continue;
+        }
+        if zones.iter().any(|z| spaces[z.index()].kind != SpaceKind::Sea) {
+            problems.add(&map_file, &entry, "both zones must be sea zones");
+        } else if !spaces[zones[0].index()].adjacent.contains(&zones[1]) {
+            problems.add(&map_file, &entry, "its two zones must be adjacent");
+        }
+        for t in &ctrl {
+            let sp = &spaces[t.index()];
+            if sp.kind != SpaceKind::Land || !zones.iter().all(|z| sp.adjacent.contains(z)) {
+                problems.add(&map_file, &entry, format!("{} must be a land territory next to both zones", sp.id));
+            }
+        }
+        canals.push(Canal { name: c.name.clone(), zones: [zones[0], zones[1]], controlled_by: ctrl });
+    }
+
+    // Powers.
+    let mut powers = Vec::new();
+    for p in &rs.power {
+        let entry = format!("power {}", p.id);
+        let side = Side::parse(&p.side).unwrap_or_else(|| {
+            problems.add(&rs_file, &entry, format!("side `{}` is neither `axis` nor `allies`", p.side));
+            Side::Axis
+        });
+        let capital = match space_ids.get(p.capital.as_str()) {
+            Some(&c) if spaces[c.index()].kind == SpaceKind::Land && spaces[c.index()].capital_of.is_some() => c,
+            Some(&c) => {
+                problems.add(&rs_file, &entry, format!("capital {} is not marked `capital = true` on the map", p.capital));
+                c
+            }
+            None => {
+                problems.add(&rs_file, &entry, format!("capital `{}` is not a space of the map", p.capital));
+                SpaceId(0)
+            }
+        };
+        powers.push(PowerInfo { id: p.id.clone(), name: p.name.clone(), side, capital });
+    }
+
+    // Units.
+    let mut units: Vec<Option<UnitStats>> = vec![None; UnitType::ALL.len()];
+    for u in &rs.unit {
+        let entry = format!("unit {}", u.kind);
+        let Some(kind) = UnitType::parse(&u.kind) else {
+            problems.add(&rs_file, &entry, "not a unit type of warboard's vocabulary (see FORMAT.md)");
+            continue;
+        };
+        if units[kind.index()].is_some() {
+            problems.add(&rs_file, &entry, "listed twice");
+        }
+        units[kind.index()] = Some(UnitStats {
+            kind,
+            domain: u.domain,
+            cost: u.cost,
+            attack: u.attack,
+            defense: u.defense,
+            movement: u.movement,
+            transport_cost: u.transport_cost,
+            transport_capacity: u.transport_capacity,
+            carrier_cost: u.carrier_cost,
+            carrier_capacity: u.carrier_capacity,
+            blitz: u.blitz,
+            submarine: u.submarine,
+            strategic_bomber: u.strategic_bomber,
+            bombard: u.bombard,
+            anti_aircraft: u.anti_aircraft,
+            factory: u.factory,
+        });
+    }
+
+    // The starting position.
+    let mut ipcs = vec![0; powers.len()];
+    for (name, amount) in &setup_toml.ipcs {
+        match power_ids.get(name.as_str()) {
+            Some(p) if *amount >= 0 => ipcs[p.index()] = *amount,
+            Some(_) => problems.add(&setup_file, format!("ipcs.{name}"), "a bank cannot be negative"),
+            None => problems.add(&setup_file, format!("ipcs.{name}"), "not a power of this ruleset"),
+        }
+    }
+    let mut setup_units = Vec::new();
+    for e in &setup_toml.units {
+        let entry = format!("units at {} ({})", e.at, e.owner);
+        let at = space_ids.get(e.at.as_str()).copied();
+        let owner = power_ids.get(e.owner.as_str()).copied();
+        if at.is_none() {
+            problems.add(&setup_file, &entry, format!("`{}` is not a space of the map", e.at));
+        }
+        if owner.is_none() {
+            problems.add(&setup_file, &entry, format!("`{}` is not a power of this ruleset", e.owner));
+        }
+        for (t, v) in &e.counts {
+            let Some(kind) = UnitType::parse(t).filter(|k| units[k.index()].is_some()) else {
+                problems.add(&setup_file, &entry, format!("`{t}` is not a unit type of this ruleset"));
+                continue;
+            };
+            let Some(count) = v.as_integer().filter(|c| *c > 0) else {
+                problems.add(&setup_file, &entry, format!("the count of {t} must be a positive whole number"));
+                continue;
+            };
+            if let (Some(at), Some(owner)) = (at, owner) {
+                setup_units.push(SetupUnit { at, owner, kind, count: count as u32 });
+            }
+        }
+    }
+    let map = Map::new(spaces, canals);
+    let mut ruleset = Ruleset {
+        name: rs.name,
+        title: rs.title,
+        powers,
+        units,
+        map,
+        options: rs.options,
+        setup: Setup { ipcs, units: Vec::new() },
+    };
+    for problem in crate::setup::placement_problems(&ruleset, &setup_units) {
+        problems.add(&setup_file, problem.0, problem.1);
+    }
+    ruleset.setup.units = setup_units;
+    if problems.list.is_empty() {
+        Ok(ruleset)
+    } else {
+        Err(DataError::Invalid(problems.list))
+    }
+}

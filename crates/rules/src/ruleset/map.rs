@@ -1,0 +1,119 @@
+//! The board: land territories, sea zones, their connections and canals.
+
+use crate::ids::{PowerId, SpaceId};
+use std::collections::HashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceKind {
+    Land,
+    Sea,
+}
+
+#[derive(Clone, Debug)]
+pub struct Space {
+    pub id: String,
+    pub name: String,
+    pub kind: SpaceKind,
+    /// IPC value (0 for sea zones).
+    pub ipc: u32,
+    /// The power that owns it at the start of the game; `None` for sea
+    /// zones and neutral countries.
+    pub original_owner: Option<PowerId>,
+    pub neutral: bool,
+    /// The power whose capital this is.
+    pub capital_of: Option<PowerId>,
+    /// A factory here at the start of the game (for the placement limit option).
+    pub original_factory: bool,
+    /// For an island fully surrounded by one sea zone (DAAK 3.4(b)): that zone.
+    pub island_in: Option<SpaceId>,
+    pub adjacent: Vec<SpaceId>,
+}
+
+impl Space {
+    pub fn is_sea(&self) -> bool {
+        self.kind == SpaceKind::Sea
+    }
+    pub fn is_land(&self) -> bool {
+        self.kind == SpaceKind::Land
+    }
+}
+
+/// A canal: ships pass between its two zones only when the listed land
+/// territories were all friendly at the start of the turn (DAAK 2.3, 2.4).
+#[derive(Clone, Debug)]
+pub struct Canal {
+    pub name: String,
+    pub zones: [SpaceId; 2],
+    pub controlled_by: Vec<SpaceId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub spaces: Vec<Space>,
+    pub canals: Vec<Canal>,
+    by_id: HashMap<String, SpaceId>,
+    /// Adjacency as a flat bit matrix, for the hot paths (movement search,
+    /// the AI).
+    adjacency: Vec<u64>,
+    words: usize,
+}
+
+impl Map {
+    pub(crate) fn new(spaces: Vec<Space>, canals: Vec<Canal>) -> Map {
+        let by_id = spaces
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), SpaceId(i as u16)))
+            .collect();
+        let n = spaces.len();
+        let words = n.div_ceil(64);
+        let mut adjacency = vec![0u64; n * words];
+        for (i, s) in spaces.iter().enumerate() {
+            for a in &s.adjacent {
+                adjacency[i * words + a.index() / 64] |= 1 << (a.index() % 64);
+            }
+        }
+        Map { spaces, canals, by_id, adjacency, words }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spaces.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.spaces.is_empty()
+    }
+    pub fn ids(&self) -> impl Iterator<Item = SpaceId> {
+        (0..self.spaces.len() as u16).map(SpaceId)
+    }
+    pub fn space(&self, id: SpaceId) -> &Space {
+        &self.spaces[id.index()]
+    }
+    pub fn id(&self, name: &str) -> Option<SpaceId> {
+        self.by_id.get(name).copied()
+    }
+    pub fn name(&self, id: SpaceId) -> &str {
+        &self.spaces[id.index()].id
+    }
+    pub fn is_sea(&self, id: SpaceId) -> bool {
+        self.spaces[id.index()].is_sea()
+    }
+    pub fn is_land(&self, id: SpaceId) -> bool {
+        self.spaces[id.index()].is_land()
+    }
+    pub fn adjacent(&self, a: SpaceId, b: SpaceId) -> bool {
+        self.adjacency[a.index() * self.words + b.index() / 64] & (1 << (b.index() % 64)) != 0
+    }
+    pub fn neighbours(&self, a: SpaceId) -> &[SpaceId] {
+        &self.spaces[a.index()].adjacent
+    }
+    /// The canal joining two sea zones, if their connection is one.
+    pub fn canal_between(&self, a: SpaceId, b: SpaceId) -> Option<&Canal> {
+        self.canals
+            .iter()
+            .find(|c| (c.zones[0] == a && c.zones[1] == b) || (c.zones[0] == b && c.zones[1] == a))
+    }
+    /// Capital of a power, from the map's flags.
+    pub fn capitals(&self) -> impl Iterator<Item = (PowerId, SpaceId)> + '_ {
+        self.ids().filter_map(|s| self.space(s).capital_of.map(|p| (p, s)))
+    }
+}

@@ -1,0 +1,170 @@
+//! Rulesets as data: the map, the powers, the unit table, the options and
+//! the starting position, parsed from the TOML files in `rulesets/` (embedded
+//! in the binary) and validated on load.
+
+mod load;
+mod map;
+mod options;
+
+pub use load::{load_ruleset_files, DataError, RulesetFiles};
+pub use map::{Canal, Map, Space, SpaceKind};
+pub use options::{BombingCap, Options, ResearchBreakthrough, SubWithdrawalText};
+
+use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
+use std::sync::{Arc, OnceLock};
+
+/// One power: its name, side and capital.
+#[derive(Clone, Debug)]
+pub struct PowerInfo {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub capital: SpaceId,
+}
+
+/// What a unit type is and does in one ruleset.
+#[derive(Clone, Debug)]
+pub struct UnitStats {
+    pub kind: UnitType,
+    pub domain: Domain,
+    pub cost: u32,
+    pub attack: u8,
+    pub defense: u8,
+    pub movement: u8,
+    /// Room it takes on a transport (0: cannot be transported).
+    pub transport_cost: u8,
+    /// Room it has for cargo, if a transport.
+    pub transport_capacity: u8,
+    /// Room it takes on a carrier (0: cannot land on one).
+    pub carrier_cost: u8,
+    pub carrier_capacity: u8,
+    pub blitz: bool,
+    pub submarine: bool,
+    pub strategic_bomber: bool,
+    /// Shore bombardment value (0: cannot bombard).
+    pub bombard: u8,
+    /// Value the AA gun hits aircraft on (0: not an AA gun).
+    pub anti_aircraft: u8,
+    pub factory: bool,
+}
+
+impl UnitStats {
+    pub fn is_land(&self) -> bool {
+        self.domain == Domain::Land
+    }
+    pub fn is_sea(&self) -> bool {
+        self.domain == Domain::Sea
+    }
+    pub fn is_air(&self) -> bool {
+        self.domain == Domain::Air
+    }
+    /// Units that can fight and be taken as casualties: not AA guns or
+    /// factories (DAAK 3.1(c), 3.1(f)).
+    pub fn is_combatant(&self) -> bool {
+        self.anti_aircraft == 0 && !self.factory
+    }
+}
+
+/// A starting (or case) unit entry: where, whose, what and how many.
+#[derive(Clone, Debug)]
+pub struct SetupUnit {
+    pub at: SpaceId,
+    pub owner: PowerId,
+    pub kind: UnitType,
+    pub count: u32,
+}
+
+/// The published starting position.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub ipcs: Vec<i32>,
+    pub units: Vec<SetupUnit>,
+}
+
+/// A complete, validated ruleset.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub name: String,
+    pub title: String,
+    pub powers: Vec<PowerInfo>,
+    units: Vec<Option<UnitStats>>,
+    pub map: Map,
+    pub options: Options,
+    pub setup: Setup,
+}
+
+impl Ruleset {
+    pub fn power_count(&self) -> usize {
+        self.powers.len()
+    }
+    pub fn power(&self, p: PowerId) -> &PowerInfo {
+        &self.powers[p.index()]
+    }
+    pub fn power_ids(&self) -> impl Iterator<Item = PowerId> {
+        (0..self.powers.len() as u8).map(PowerId)
+    }
+    pub fn power_by_name(&self, name: &str) -> Option<PowerId> {
+        self.powers.iter().position(|p| p.id == name).map(|i| PowerId(i as u8))
+    }
+    pub fn side(&self, p: PowerId) -> Side {
+        self.powers[p.index()].side
+    }
+    pub fn allied(&self, a: PowerId, b: PowerId) -> bool {
+        self.side(a) == self.side(b)
+    }
+    /// Stats of a unit type, if the ruleset has it.
+    pub fn unit(&self, kind: UnitType) -> Option<&UnitStats> {
+        self.units[kind.index()].as_ref()
+    }
+    /// Stats of a unit type the ruleset is known to have (a unit on the
+    /// board always is: setups are validated against the table).
+    pub fn stats(&self, kind: UnitType) -> &UnitStats {
+        self.units[kind.index()]
+            .as_ref()
+            .unwrap_or_else(|| panic!("unit type {kind} is not in ruleset {}", self.name))
+    }
+    /// The unit types of this ruleset, in unit-table order.
+    pub fn unit_types(&self) -> impl Iterator<Item = &UnitStats> {
+        self.units.iter().flatten()
+    }
+    /// A copy with some options changed, by their documented names.
+    pub fn with_options<'a>(
+        &self,
+        changes: impl IntoIterator<Item = (&'a str, &'a toml::Value)>,
+    ) -> Result<Ruleset, String> {
+        let mut r = self.clone();
+        for (k, v) in changes {
+            r.options.set(k, v)?;
+        }
+        Ok(r)
+    }
+}
+
+/// The names of the rulesets built into this binary.
+pub const RULESET_NAMES: &[&str] = &["classic"];
+
+fn embedded_files(name: &str) -> Option<RulesetFiles> {
+    match name {
+        "classic" => Some(RulesetFiles {
+            dir: "rulesets/classic",
+            ruleset: include_str!("../../../../rulesets/classic/ruleset.toml"),
+            map: include_str!("../../../../rulesets/classic/map.toml"),
+            setup: include_str!("../../../../rulesets/classic/setup.toml"),
+        }),
+        _ => None,
+    }
+}
+
+/// Looks up a built-in ruleset by name. Rulesets are parsed and validated
+/// once per process and shared.
+pub fn ruleset(name: &str) -> Result<Arc<Ruleset>, DataError> {
+    static CLASSIC: OnceLock<Result<Arc<Ruleset>, DataError>> = OnceLock::new();
+    let files = embedded_files(name).ok_or_else(|| DataError::UnknownRuleset {
+        name: name.to_string(),
+        known: RULESET_NAMES.join(", "),
+    })?;
+    match name {
+        "classic" => CLASSIC.get_or_init(|| load_ruleset_files(&files).map(Arc::new)).clone(),
+        _ => load_ruleset_files(&files).map(Arc::new),
+    }
+}

@@ -1,0 +1,212 @@
+//! The game state: everything needed to go on from a position. Plain data,
+//! cloneable and comparable, so that a rejected action can be shown to leave
+//! it unchanged and a replay to reach the same one.
+
+use crate::battle::Battle;
+use crate::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The seven phases of every turn (FORMAT.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Research,
+    Purchase,
+    CombatMove,
+    Combat,
+    NoncombatMove,
+    Place,
+    Income,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 7] = [
+        Phase::Research,
+        Phase::Purchase,
+        Phase::CombatMove,
+        Phase::Combat,
+        Phase::NoncombatMove,
+        Phase::Place,
+        Phase::Income,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Research => "research",
+            Phase::Purchase => "purchase",
+            Phase::CombatMove => "combat_move",
+            Phase::Combat => "combat",
+            Phase::NoncombatMove => "noncombat_move",
+            Phase::Place => "place",
+            Phase::Income => "income",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.name() == s)
+    }
+    pub fn next(self) -> Option<Phase> {
+        let i = Phase::ALL.iter().position(|p| *p == self)?;
+        Phase::ALL.get(i + 1).copied()
+    }
+}
+
+/// Per-turn facts about a unit. Cleared when a new turn starts, except
+/// `shuttled`, which belongs to cargo and lasts until it is unloaded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UnitFlags {
+    /// Moved during this turn's combat move: land and sea units do not move
+    /// again in non-combat move.
+    pub moved_in_combat: bool,
+    /// Took part in a battle this turn.
+    pub fought: bool,
+    /// A land unit that boarded a transport this turn: boarding is its whole
+    /// move, apart from landing again (DAAK 3.2(b)).
+    pub boarded: bool,
+    /// A land unit that left a transport this turn: it moves no more
+    /// (DAAK 3.2(b)).
+    pub unloaded: bool,
+    /// A transport that unloaded this turn: it moves no more and takes no one
+    /// aboard (DAAK 3.2(d)).
+    pub transport_unloaded: bool,
+    /// Cargo aboard another power's transport that its owner has since
+    /// carried on its own turn (DAAK 3.3(b), step 2).
+    pub shuttled: bool,
+    /// An AA gun captured this turn: it may not move out (DAAK 4.4(b)).
+    pub captured: bool,
+    /// A bomber sent on a strategic bombing raid.
+    pub bombing: bool,
+    /// A unit placed this turn (a new carrier takes no fighters, DAAK 3.4(f)).
+    pub new: bool,
+}
+
+/// One unit on the board.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: UnitId,
+    pub kind: UnitType,
+    pub owner: PowerId,
+    pub at: SpaceId,
+    /// Damage taken (for units with more than one hit point).
+    pub hits: u8,
+    /// Movement points spent this turn.
+    pub moved: u8,
+    /// The transport (land units) or another power's carrier (fighters) this
+    /// unit is aboard, as cargo. A carrier owner's own fighters are never
+    /// cargo: they fly on their own (DAAK 3.4(d)).
+    pub carried_by: Option<UnitId>,
+    /// A land unit landed from this transport in this combat move: it fights
+    /// only if the transport survives the sea battle in its zone (DAAK 4.3(c)).
+    pub landed_from: Option<UnitId>,
+    pub flags: UnitFlags,
+}
+
+/// The state of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct GameState {
+    pub round: u32,
+    pub turn: PowerId,
+    pub phase: Phase,
+    /// Which power controls each space now (`None`: neutral, or a sea zone).
+    pub control: Vec<Option<PowerId>>,
+    /// Control at the start of the current turn (canals, DAAK 2.3; landing
+    /// and factories, DAAK 4.4).
+    pub start_control: Vec<Option<PowerId>>,
+    /// Spaces conquered during the current turn (DAAK 4.4).
+    pub conquered: Vec<bool>,
+    pub ipcs: Vec<i32>,
+    pub units: Vec<Unit>,
+    pub next_unit: u32,
+    /// Units bought this turn and waiting to be placed.
+    pub purchased: BTreeMap<UnitType, u32>,
+    /// Units placed this turn per factory territory (placement limits).
+    pub placed: BTreeMap<SpaceId, u32>,
+    /// IPCs paid this turn for taking neutral countries (DAAK 2.7(a)).
+    pub neutral_fees: i32,
+    /// This turn's battles, in the order they were declared.
+    pub battles: Vec<Battle>,
+    /// Weapons developments each power has (bit i: chart number i+1).
+    pub developments: Vec<u8>,
+    pub winner: Option<Side>,
+    /// A number that grows with every change (DESIGN.md: stale-state checks).
+    pub seq: u64,
+}
+
+impl GameState {
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        // Units are kept in id order, so this is a binary search.
+        self.units.binary_search_by_key(&id, |u| u.id).ok().map(|i| &self.units[i])
+    }
+    pub fn unit_mut(&mut self, id: UnitId) -> Option<&mut Unit> {
+        self.units.binary_search_by_key(&id, |u| u.id).ok().map(move |i| &mut self.units[i])
+    }
+    pub fn units_at(&self, at: SpaceId) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.at == at)
+    }
+    pub fn cargo_of(&self, carrier: UnitId) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.carried_by == Some(carrier))
+    }
+    /// Adds a unit and returns its id.
+    pub fn add_unit(&mut self, kind: UnitType, owner: PowerId, at: SpaceId) -> UnitId {
+        let id = UnitId(self.next_unit);
+        self.next_unit += 1;
+        self.units.push(Unit {
+            id,
+            kind,
+            owner,
+            at,
+            hits: 0,
+            moved: 0,
+            carried_by: None,
+            landed_from: None,
+            flags: UnitFlags::default(),
+        });
+        id
+    }
+    /// Removes units (and whatever they carry).
+    pub fn remove_units(&mut self, ids: &[UnitId]) {
+        let mut doomed: Vec<UnitId> = ids.to_vec();
+        let mut i = 0;
+        while i < doomed.len() {
+            let id = doomed[i];
+            doomed.extend(self.units.iter().filter(|u| u.carried_by == Some(id)).map(|u| u.id));
+            i += 1;
+        }
+        self.units.retain(|u| !doomed.contains(&u.id));
+    }
+    pub fn has_development(&self, p: PowerId, d: Development) -> bool {
+        self.developments[p.index()] & (1 << d as u8) != 0
+    }
+}
+
+/// The six weapons developments of the classic chart (`rules/classic.md` §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Development {
+    JetFighters = 0,
+    Rockets = 1,
+    SuperSubmarines = 2,
+    LongRangeAircraft = 3,
+    IndustrialTechnology = 4,
+    HeavyBombers = 5,
+}
+
+impl Development {
+    pub const CHART: [Development; 6] = [
+        Development::JetFighters,
+        Development::Rockets,
+        Development::SuperSubmarines,
+        Development::LongRangeAircraft,
+        Development::IndustrialTechnology,
+        Development::HeavyBombers,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            Development::JetFighters => "jet_fighters",
+            Development::Rockets => "rockets",
+            Development::SuperSubmarines => "super_submarines",
+            Development::LongRangeAircraft => "long_range_aircraft",
+            Development::IndustrialTechnology => "industrial_technology",
+            Development::HeavyBombers => "heavy_bombers",
+        }
+    }
+}
