@@ -60,8 +60,8 @@ impl Ctx<'_> {
         let domains: Vec<Domain> = units.iter().map(|id| self.rs.stats(self.s.unit(*id).unwrap().kind).domain).collect();
         let of = |d: Domain| -> Vec<UnitId> { units.iter().zip(&domains).filter(|(_, x)| **x == d).map(|(u, _)| *u).collect() };
         let (land, sea, air) = (of(Domain::Land), of(Domain::Sea), of(Domain::Air));
-        if !land.is_empty() && (!sea.is_empty() || !air.is_empty()) {
-            return reject("move/mixed", "land units move apart from ships and aircraft (transports carry them)");
+        if !land.is_empty() && !sea.is_empty() {
+            return reject("move/mixed", "land units move apart from ships: transports carry them, and move on their own");
         }
         if bombing && (land.len() + sea.len() > 0 || !combat) {
             return reject("move/bombing", "only bombers go on strategic bombing raids, in combat move");
@@ -97,6 +97,17 @@ impl Ctx<'_> {
                 "move/moved-in-combat",
                 format!("the {} moved or fought in combat this turn; only aircraft move again in non-combat move", u.kind),
             );
+        }
+        Ok(())
+    }
+
+    /// At most one AA gun per territory at any time (DAAK 3.1(b)).
+    fn check_aa_room(&self, units: &[UnitId], dest: SpaceId) -> Result<(), RuleError> {
+        let is_aa = |id: &UnitId| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).anti_aircraft > 0);
+        let moving = units.iter().filter(|id| is_aa(id)).count();
+        let there = self.s.units_at(dest).filter(|u| self.stats(u.kind).anti_aircraft > 0 && !units.contains(&u.id)).count();
+        if moving > 0 && moving + there > 1 {
+            return reject("move/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(dest)));
         }
         Ok(())
     }
@@ -205,6 +216,7 @@ impl Ctx<'_> {
                 }
             }
         }
+        self.check_aa_room(units, dest)?;
         let rel = self.rel();
         let dest_neutral = rel.neutral(dest);
         let dest_enemy = rel.enemy_land(p, dest);
@@ -324,6 +336,12 @@ impl Ctx<'_> {
                 return reject("move/not-cargo", format!("the {} is not aboard a transport", u.kind));
             };
             let tr = self.s.unit(t).unwrap();
+            if tr.flags.fought {
+                return reject(
+                    "move/cargo-after-sea-battle",
+                    "troops aboard a transport that fought a sea battle stay aboard until their owner's next turn (DAAK 3.2(f))",
+                );
+            }
             if tr.owner != p && !u.flags.shuttled {
                 return reject(
                     "move/not-yet-shuttled",
@@ -344,6 +362,7 @@ impl Ctx<'_> {
                 return reject("move/partial-unload-friendly", "troops on a friendly power's transport unload all together (DAAK 3.3(b))");
             }
         }
+        self.check_aa_room(units, shore)?;
         let rel = self.rel();
         let hostile = rel.enemy_land(p, shore) || rel.neutral(shore);
         if combat && !hostile {

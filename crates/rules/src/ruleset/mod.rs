@@ -143,7 +143,8 @@ impl Ruleset {
 /// The names of the rulesets built into this binary.
 pub const RULESET_NAMES: &[&str] = &["classic"];
 
-fn embedded_files(name: &str) -> Option<RulesetFiles> {
+/// The embedded text of a built-in ruleset's files.
+pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
     match name {
         "classic" => Some(RulesetFiles {
             dir: "rulesets/classic",

@@ -1,0 +1,60 @@
+//! The `warboard` binary as a user runs it.
+
+use std::process::Command;
+
+fn warboard(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warboard")).args(args).output().expect("run warboard");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn map_summary() {
+    let (ok, out, _) = warboard(&["map", "classic"]);
+    assert!(ok);
+    assert!(out.contains("70 land territories (14 neutral), 58 sea zones"), "{out}");
+    assert!(out.contains("germany") && out.contains("32"), "{out}");
+}
+
+#[test]
+fn map_tas_lists_daak_neighbours() {
+    let (ok, out, _) = warboard(&["map", "classic", "TAS"]);
+    assert!(ok);
+    let line = out.lines().find(|l| l.starts_with("neighbours:")).expect("neighbours line");
+    for n in ["SOS", "POL", "SPO", "JFI", "SCO"] {
+        assert!(line.contains(n), "{line}");
+    }
+}
+
+#[test]
+fn map_space_shows_canal_and_units() {
+    let (ok, out, _) = warboard(&["map", "classic", "EGY"]);
+    assert!(ok);
+    assert!(out.contains("Suez Canal"), "{out}");
+    assert!(out.contains("uk 1 armor") && out.contains("IPC value:  2"), "{out}");
+}
+
+#[test]
+fn unknown_ruleset_and_space_fail_clearly() {
+    let (ok, _, err) = warboard(&["map", "chess"]);
+    assert!(!ok && err.contains("unknown ruleset `chess`"), "{err}");
+    let (ok, _, err) = warboard(&["map", "classic", "ATLANTIS"]);
+    assert!(!ok && err.contains("`ATLANTIS` is not a space"), "{err}");
+}
+
+#[test]
+fn conform_reports_a_failing_case() {
+    let dir = std::env::temp_dir().join(format!("warboard-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A case that is wrong on purpose: infantry moves one space, not two.
+    let case = r#"{"id": "bad-infantry-moves-two", "source": "RULES classic: movement", "ruleset": "classic",
+      "options": {}, "setup": "empty",
+      "state": {"round": 1, "turn": "germany", "phase": "noncombat_move",
+                "units": [{"at": "GER", "owner": "germany", "type": "infantry"}]},
+      "steps": [{"action": {"type": "move", "units": [{"type": "infantry"}], "route": ["GER", "EEU", "UKR"]}}]}"#;
+    std::fs::write(dir.join("bad.json"), case).unwrap();
+    let (ok, out, _) = warboard(&["conform", dir.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(out.contains("FAIL  bad-infantry-moves-two: step 1: expected ok, but it was rejected"), "{out}");
+    assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
