@@ -1,0 +1,234 @@
+//! Random play from the standard position (issue: rules core). Random
+//! candidate actions, legal or not, are applied; after each one the state
+//! must satisfy the invariants, and a rejected action must leave the state
+//! exactly as it was.
+
+use proptest::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use std::collections::BTreeSet;
+use warboard_rules::battle::{self, BattleResult, Decision};
+use warboard_rules::ids::{Domain, UnitType};
+use warboard_rules::{ruleset, Action, Game, GameState, Phase, SeededDice, SpaceId};
+
+fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    (rng.next_u32() as usize) % n.max(1)
+}
+
+/// A random action for the current decision: often legal, sometimes not.
+fn candidate(game: &Game, rng: &mut ChaCha8Rng) -> Action {
+    let s = &game.state;
+    let rs = &game.ruleset;
+    let p = s.turn;
+    if below(rng, 25) == 0 {
+        return Action::EndPhase;
+    }
+    match s.phase {
+        Phase::Research | Phase::Income => Action::EndPhase,
+        Phase::Purchase => {
+            if below(rng, 3) == 0 {
+                return Action::EndPhase;
+            }
+            let types: Vec<UnitType> = rs.unit_types().map(|u| u.kind).collect();
+            Action::Purchase { units: vec![(types[below(rng, types.len())], 1 + below(rng, 3) as u32)] }
+        }
+        Phase::CombatMove | Phase::NoncombatMove => {
+            let mine: Vec<_> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).movement > 0).collect();
+            if mine.is_empty() || below(rng, 8) == 0 {
+                return Action::EndPhase;
+            }
+            let u = mine[below(rng, mine.len())];
+            let mut route = vec![u.at];
+            let len = 1 + below(rng, rs.stats(u.kind).movement.max(1) as usize + 1);
+            for _ in 0..len {
+                let here = *route.last().unwrap();
+                let n = rs.map.neighbours(here);
+                route.push(n[below(rng, n.len())]);
+            }
+            let mut units = vec![u.id];
+            // Sometimes take the whole stack of that type along.
+            if below(rng, 3) == 0 {
+                units = s.units.iter().filter(|x| x.at == u.at && x.owner == p && x.kind == u.kind && x.carried_by == u.carried_by).map(|x| x.id).collect();
+            }
+            let bombing = u.kind == UnitType::Bomber && below(rng, 4) == 0;
+            Action::Move { units, route, transport: None, bombing }
+        }
+        Phase::Combat => match battle::decision(rs, s) {
+            Some((_, Decision::Casualties { candidates, hits, .. })) => {
+                let mut c = candidates.clone();
+                let mut chosen = Vec::new();
+                let want = if below(rng, 10) == 0 { hits as usize + 1 } else { hits as usize };
+                while chosen.len() < want && !c.is_empty() {
+                    chosen.push(c.swap_remove(below(rng, c.len())));
+                }
+                Action::Casualties { units: chosen }
+            }
+            Some((i, d)) => {
+                let b = &s.battles[i];
+                match below(rng, 4) {
+                    0 => Action::Continue,
+                    1 => Action::Resolve { at: None },
+                    2 => {
+                        let to = b.came_from.get(below(rng, b.came_from.len() + 1)).copied();
+                        Action::Retreat { to }
+                    }
+                    _ => {
+                        let subs: Vec<_> = s.units.iter().filter(|u| u.at == b.at && rs.stats(u.kind).submarine).map(|u| u.id).collect();
+                        let n = rs.map.neighbours(b.at);
+                        let _ = d;
+                        Action::Submerge { units: subs, to: Some(n[below(rng, n.len())]) }
+                    }
+                }
+            }
+            None => {
+                let open: Vec<SpaceId> = s.battles.iter().filter(|b| b.result == BattleResult::Pending).map(|b| b.at).collect();
+                if open.is_empty() {
+                    Action::EndPhase
+                } else if below(rng, 2) == 0 {
+                    Action::Resolve { at: Some(open[below(rng, open.len())]) }
+                } else {
+                    Action::Battle { at: open[below(rng, open.len())] }
+                }
+            }
+        },
+        Phase::Place => {
+            let bought: Vec<UnitType> = s.purchased.keys().copied().collect();
+            if bought.is_empty() || below(rng, 6) == 0 {
+                return Action::EndPhase;
+            }
+            let at = SpaceId(below(rng, rs.map.len()) as u16);
+            // Aim at own factories and the sea beside them most of the time.
+            let factories: Vec<SpaceId> = s.units.iter().filter(|u| u.owner == p && u.kind == UnitType::IndustrialComplex).map(|u| u.at).collect();
+            let at = if !factories.is_empty() && below(rng, 4) != 0 {
+                let f = factories[below(rng, factories.len())];
+                if below(rng, 3) == 0 {
+                    let n = rs.map.neighbours(f);
+                    n[below(rng, n.len())]
+                } else {
+                    f
+                }
+            } else {
+                at
+            };
+            Action::Place { at, units: vec![(bought[below(rng, bought.len())], 1)] }
+        }
+    }
+}
+
+fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
+    let s = &game.state;
+    let rs = &game.ruleset;
+    if let Some(p) = s.ipcs.iter().position(|i| *i < 0) {
+        return Err(format!("{}'s bank is negative", rs.powers[p].id));
+    }
+    let old: BTreeSet<_> = before.units.iter().map(|u| u.id).collect();
+    for u in &s.units {
+        if !old.contains(&u.id) {
+            let placed = before.phase == Phase::Place && u.id.0 >= before.next_unit;
+            if !placed {
+                return Err(format!("unit {:?} ({}) appeared from nowhere", u.id, u.kind));
+            }
+        }
+        let st = rs.stats(u.kind);
+        let sea = rs.map.is_sea(u.at);
+        match st.domain {
+            Domain::Land if sea => {
+                let aboard = u.carried_by.and_then(|c| s.unit(c)).is_some_and(|c| c.at == u.at && rs.stats(c.kind).transport_capacity > 0);
+                if !aboard {
+                    return Err(format!("a {} stands at sea without a transport", u.kind));
+                }
+            }
+            Domain::Sea if !sea => return Err(format!("a {} stands on land", u.kind)),
+            _ => {}
+        }
+        if let Some(c) = u.carried_by {
+            let Some(carrier) = s.unit(c) else { return Err("cargo of a unit that is gone".into()) };
+            if carrier.at != u.at {
+                return Err("cargo is not where its carrier is".into());
+            }
+        }
+        if st.transport_capacity > 0 {
+            let load: u32 = s.cargo_of(u.id).map(|c| rs.stats(c.kind).transport_cost as u32).sum();
+            if load > st.transport_capacity as u32 {
+                return Err("a transport carries more than it can".into());
+            }
+            let owners: BTreeSet<_> = s.cargo_of(u.id).map(|c| c.owner).collect();
+            if owners.len() > 1 {
+                return Err("a transport carries units of two nations (DAAK 3.3(d))".into());
+            }
+        }
+    }
+    for t in rs.map.ids() {
+        let aa = s.units.iter().filter(|u| u.at == t && rs.stats(u.kind).anti_aircraft > 0 && u.carried_by.is_none()).count();
+        if aa > 1 {
+            return Err(format!("{} holds {aa} AA guns", rs.map.name(t)));
+        }
+    }
+    Ok(())
+}
+
+fn play(seed: u64, steps: usize) -> Result<(), String> {
+    let mut game = Game::standard(ruleset("classic").unwrap());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut dice = SeededDice::new(seed ^ 0x9e37_79b9);
+    for step in 0..steps {
+        if game.state.winner.is_some() {
+            break;
+        }
+        let action = candidate(&game, &mut rng);
+        let before = game.state.clone();
+        match game.apply(&action, &mut dice) {
+            Ok(_) => check_invariants(&game, &before).map_err(|e| format!("seed {seed}, step {step}, after {action:?}: {e}"))?,
+            Err(e) => {
+                if game.state != before {
+                    return Err(format!("seed {seed}, step {step}: rejected {action:?} ({}) but the state changed", e.code));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+    #[test]
+    fn random_play_keeps_invariants(seed in any::<u64>()) {
+        prop_assert_eq!(play(seed, 1500), Ok(()));
+    }
+}
+
+#[test]
+fn random_play_reaches_later_rounds() {
+    // With end_phase favoured the game moves on through turns and rounds.
+    let mut game = Game::standard(ruleset("classic").unwrap());
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut dice = SeededDice::new(7);
+    for _ in 0..3000 {
+        let a = candidate(&game, &mut rng);
+        let _ = game.apply(&a, &mut dice);
+        if game.state.winner.is_some() {
+            break;
+        }
+    }
+    assert!(game.state.round >= 2 || game.state.winner.is_some(), "round {}", game.state.round);
+}
+
+#[test]
+#[ignore]
+fn random_play_stats() {
+    let mut game = Game::standard(ruleset("classic").unwrap());
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut dice = SeededDice::new(11);
+    let mut ok = std::collections::BTreeMap::new();
+    let mut bad = std::collections::BTreeMap::new();
+    for _ in 0..20000 {
+        let a = candidate(&game, &mut rng);
+        let name = format!("{:?}", a).split([' ', '{']).next().unwrap().to_string();
+        match game.apply(&a, &mut dice) {
+            Ok(_) => *ok.entry(name).or_insert(0) += 1,
+            Err(e) => *bad.entry(e.code).or_insert(0) += 1,
+        }
+        if game.state.winner.is_some() { break; }
+    }
+    println!("round {} winner {:?}\nok {:?}\nrejected {:?}", game.state.round, game.state.winner, ok, bad);
+}
