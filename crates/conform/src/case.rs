@@ -7,7 +7,7 @@ use warboard_rules::game::Game;
 use warboard_rules::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
 use warboard_rules::ruleset::SetupUnit;
 use warboard_rules::select::{self, Selector};
-use warboard_rules::state::Phase;
+use warboard_rules::state::{Development, Phase};
 use warboard_rules::{Action, DiceSource, FixedDice, ScriptedDice};
 
 /// A loaded case: the game at its start, the names its units were given,
@@ -234,7 +234,17 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
     let m = |e: String| Malformed(e);
     let ty = field(v, "type").and_then(Value::as_str).ok_or_else(|| Malformed("an action needs a `type`".into()))?;
     Ok(match ty {
-        "research" => Action::Research { dice: field(v, "dice").and_then(Value::as_u64).ok_or_else(|| Malformed("research needs `dice`".into()))? as u32 },
+        "research" => Action::Research {
+            dice: field(v, "dice").and_then(Value::as_u64).ok_or_else(|| Malformed("research needs `dice`".into()))? as u32,
+            development: match field(v, "development").and_then(Value::as_str) {
+                None => None,
+                Some(name) => Some(Development::parse(name).ok_or_else(|| Malformed(format!("unknown development `{name}`")))?),
+            },
+        },
+        "rocket" => Action::Rocket {
+            from: space(game, field(v, "from").ok_or_else(|| Malformed("`rocket` needs `from`".into()))?).map_err(m)?,
+            at: space(game, field(v, "at").ok_or_else(|| Malformed("`rocket` needs `at`".into()))?).map_err(m)?,
+        },
         "purchase" => Action::Purchase { units: unit_counts(game, field(v, "units")).map_err(m)? },
         "move" => {
             let route: Vec<SpaceId> = field(v, "route")

@@ -3,14 +3,19 @@
 
 use crate::battle::BattleResult;
 use crate::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
-use crate::state::Phase;
+use crate::state::{Development, Phase};
 use serde::{Deserialize, Serialize};
 
 /// One action, in the vocabulary of FORMAT.md, with units already resolved
 /// to their ids (see [`crate::select`] for FORMAT's selectors).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
-    Research { dice: u32 },
+    /// Buy and roll research dice; with the `research_breakthrough =
+    /// "choose"` option the development aimed at is named.
+    Research { dice: u32, development: Option<Development> },
+    /// With the rockets development: an AA gun at `from` fires at the enemy
+    /// factory at `at` (combat phase).
+    Rocket { from: SpaceId, at: SpaceId },
     Purchase { units: Vec<(UnitType, u32)> },
     Move { units: Vec<UnitId>, route: Vec<SpaceId>, transport: Option<UnitId>, bombing: bool },
     EndPhase,

@@ -77,6 +77,8 @@ pub struct UnitFlags {
     pub bombing: bool,
     /// A unit placed this turn (a new carrier takes no fighters, DAAK 3.4(f)).
     pub new: bool,
+    /// An AA gun that fired a rocket this turn.
+    pub fired_rocket: bool,
 }
 
 /// One unit on the board.
@@ -118,6 +120,9 @@ pub struct GameState {
     pub next_unit: u32,
     /// Units bought this turn and waiting to be placed.
     pub purchased: BTreeMap<UnitType, u32>,
+    /// Units bought on an earlier turn and kept unplaced, per power (option
+    /// `unplaced_units_kept`, the Anniversary rule).
+    pub unplaced: BTreeMap<PowerId, BTreeMap<UnitType, u32>>,
     /// Units placed this turn per factory territory (placement limits).
     pub placed: BTreeMap<SpaceId, u32>,
     /// IPCs paid this turn for taking neutral countries (DAAK 2.7(a)).
@@ -199,6 +204,9 @@ impl Development {
         Development::IndustrialTechnology,
         Development::HeavyBombers,
     ];
+    pub fn parse(s: &str) -> Option<Development> {
+        Development::CHART.into_iter().find(|d| d.name() == s)
+    }
     pub fn name(self) -> &'static str {
         match self {
             Development::JetFighters => "jet_fighters",

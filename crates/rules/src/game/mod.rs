@@ -53,6 +53,7 @@ impl Game {
             units: Vec::new(),
             next_unit: 0,
             purchased: BTreeMap::new(),
+            unplaced: BTreeMap::new(),
             placed: BTreeMap::new(),
             neutral_fees: 0,
             battles: Vec::new(),
@@ -172,7 +173,8 @@ impl Ctx<'_> {
             return crate::battle::act(self, action);
         }
         match action {
-            Action::Research { dice } => self.research(*dice),
+            Action::Research { dice, development } => self.research(*dice, *development),
+            Action::Rocket { from, at } => self.rocket(*from, *at),
             Action::Purchase { units } => self.purchase(units),
             Action::Move { units, route, transport, bombing } => self.move_units(units, route, *transport, *bombing),
             Action::EndPhase => self.end_phase(),

@@ -27,6 +27,12 @@ impl Ctx<'_> {
         if units.is_empty() {
             return reject("move/no-units", "name at least one unit to move");
         }
+        if combat && self.rs.options.russia_first_turn_restricted && self.s.round == 1 && p.0 == 0 {
+            return reject(
+                "move/first-turn-restricted",
+                format!("{} makes no combat moves in round 1 (option russia_first_turn_restricted)", self.power_name(p)),
+            );
+        }
         if route.len() < 2 {
             return reject("move/short-route", "a route names where the units start and at least one space more");
         }

@@ -10,17 +10,21 @@ use crate::state::{Development, Phase};
 const RESEARCH_DIE_COST: i32 = 5;
 
 impl Ctx<'_> {
-    pub fn research(&mut self, dice: u32) -> Result<(), RuleError> {
+    pub fn research(&mut self, dice: u32, aim: Option<Development>) -> Result<(), RuleError> {
         if self.s.phase != Phase::Research {
             return reject("research/wrong-phase", "research dice are bought in the weapons development phase");
         }
         if !self.rs.options.weapons_development {
             return reject("research/off", "weapons development is off in this game (option weapons_development)");
         }
-        if self.rs.options.research_breakthrough == ResearchBreakthrough::Choose {
-            return reject("research/choose-unsupported", "research_breakthrough = \"choose\" needs a development to be named; this engine's actions cannot yet name one");
-        }
         let p = self.s.turn;
+        let choose = self.rs.options.research_breakthrough == ResearchBreakthrough::Choose;
+        match (choose, aim) {
+            (true, None) => return reject("research/name-development", "with research_breakthrough = \"choose\", name the development the dice aim at"),
+            (false, Some(_)) => return reject("research/development-rolled", "the development is rolled on the chart (option research_breakthrough = \"roll\"), not chosen"),
+            (true, Some(d)) if self.s.has_development(p, d) => return reject("research/owned", format!("{} already has {}", self.power_name(p), d.name())),
+            _ => {}
+        }
         let cost = RESEARCH_DIE_COST * dice as i32;
         if dice == 0 || cost > self.s.ipcs[p.index()] {
             return reject("research/cost", format!("{dice} research dice cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
@@ -32,8 +36,13 @@ impl Ctx<'_> {
         }
         let breakthroughs = rolled.iter().filter(|d| **d == 6).count();
         self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthroughs as u32 });
+        if let (Some(d), true) = (aim, breakthroughs > 0) {
+            self.s.developments[p.index()] |= 1 << d as u8;
+            self.events.push(Event::Developed { power: p, development: d.name().into() });
+            return Ok(());
+        }
         for _ in 0..breakthroughs {
-            if self.s.developments[p.index()] == 0b11_1111 {
+            if choose || self.s.developments[p.index()] == 0b11_1111 {
                 break;
             }
             // A second die picks the development on the chart; one already
@@ -48,6 +57,56 @@ impl Ctx<'_> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Rockets (`rules/classic.md` §4): in the combat phase an AA gun fires
+    /// once a turn at an enemy factory within 3 spaces; its owner loses one
+    /// die of IPCs, capped as strategic bombing is (option `bombing_cap`).
+    pub fn rocket(&mut self, from: SpaceId, at: SpaceId) -> Result<(), RuleError> {
+        let p = self.s.turn;
+        if self.s.phase != Phase::Combat {
+            return reject("rocket/wrong-phase", "rockets are fired in the combat phase");
+        }
+        if !self.s.has_development(p, Development::Rockets) {
+            return reject("rocket/no-development", format!("{} has not developed rockets", self.power_name(p)));
+        }
+        let Some(gun) = self.s.units.iter().find(|u| u.at == from && u.owner == p && self.stats(u.kind).anti_aircraft > 0 && u.carried_by.is_none()) else {
+            return reject("rocket/no-aa-gun", format!("{} has no AA gun in {}", self.power_name(p), self.name(from)));
+        };
+        if gun.flags.fired_rocket {
+            return reject("rocket/fired", "each AA gun fires one rocket a turn");
+        }
+        let gun = gun.id;
+        let Some(victim) = self.rel().factory_at(at).map(|f| f.owner).filter(|o| self.rel().enemies(p, *o)) else {
+            return reject("rocket/target", format!("{} has no enemy industrial complex", self.name(at)));
+        };
+        // Distance over the board (land and sea alike).
+        let mut dist = vec![u8::MAX; self.rs.map.len()];
+        dist[from.index()] = 0;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(s) = queue.pop_front() {
+            for &n in self.rs.map.neighbours(s) {
+                if dist[n.index()] == u8::MAX {
+                    dist[n.index()] = dist[s.index()] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        if dist[at.index()] > 3 {
+            return reject("rocket/range", format!("{} is more than 3 spaces from {}", self.name(at), self.name(from)));
+        }
+        let d = self.roll()?;
+        let bank = self.s.ipcs[victim.index()];
+        let cap = match self.rs.options.bombing_cap {
+            crate::ruleset::BombingCap::Bank => bank,
+            crate::ruleset::BombingCap::Territory => bank.min(self.rs.map.space(at).ipc as i32),
+        };
+        let paid = (d as i32).min(cap).max(0);
+        self.s.ipcs[victim.index()] -= paid;
+        self.s.unit_mut(gun).unwrap().flags.fired_rocket = true;
+        self.events.push(Event::Rolled { purpose: format!("rocket at {}", self.name(at)), dice: vec![d], hits: 0 });
+        self.events.push(Event::Bombed { at, victim, ipcs: paid });
         Ok(())
     }
 
@@ -92,7 +151,13 @@ impl Ctx<'_> {
         let limit = if space.neutral {
             // A factory in a formerly neutral country places one unit (DAAK 2.7(d)).
             1
-        } else if space.original_factory && self.rs.options.original_factories_unlimited {
+        } else if space.original_factory
+            && space.original_owner == Some(self.s.turn)
+            && self.rs.options.original_factories_unlimited
+        {
+            // Only the owner's own original factories are unlimited; a
+            // captured one places up to the territory's value (DAAK 5.2(b)'s
+            // example: "up to 3 units" in Karelia).
             u32::MAX
         } else {
             // New and captured factories place up to the territory's value; one

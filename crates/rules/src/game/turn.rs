@@ -70,7 +70,8 @@ impl Ctx<'_> {
         let p = self.s.turn;
         self.s.start_control = self.s.control.clone();
         self.s.conquered.iter_mut().for_each(|c| *c = false);
-        self.s.purchased.clear();
+        // Units kept from an earlier turn wait to be placed again.
+        self.s.purchased = self.s.unplaced.remove(&p).unwrap_or_default();
         self.s.placed.clear();
         self.s.neutral_fees = 0;
         self.s.battles.clear();
@@ -127,7 +128,12 @@ impl Ctx<'_> {
 
     /// Units bought but not placed are lost in classic; an option keeps them.
     fn lose_unplaced(&mut self) {
-        if self.rs.options.unplaced_units_kept || self.s.purchased.is_empty() {
+        if self.s.purchased.is_empty() {
+            return;
+        }
+        if self.rs.options.unplaced_units_kept {
+            let kept = std::mem::take(&mut self.s.purchased);
+            self.s.unplaced.insert(self.s.turn, kept);
             return;
         }
         let units: Vec<_> = std::mem::take(&mut self.s.purchased).into_iter().filter(|(_, n)| *n > 0).collect();
