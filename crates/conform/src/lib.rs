@@ -1,7 +1,9 @@
 //! `warboard conform`: runs rule conformance cases (shared/conformance/
 //! FORMAT.md) against the rules core and reports what differed.
 
-mod case;
+/// FORMAT.md's JSON vocabulary: positions (`setup` + `state`) and actions.
+/// Shared by the conformance runner and the engine protocol.
+pub mod case;
 mod check;
 
 use serde_json::Value;

@@ -12,6 +12,7 @@ pub mod casualties;
 mod declare;
 mod decisions;
 mod fire;
+pub mod standalone;
 
 pub use casualties::default_casualties;
 
