@@ -116,3 +116,25 @@ fn bombing_raid_loss_is_capped_by_the_option() {
         assert_eq!(g.state.ipcs[uk.index()], 30 - want_loss, "cap {cap}");
     }
 }
+
+#[test]
+fn capital_victory_is_checked_at_the_end_of_the_round_or_turn() {
+    for (when, after_germany) in [("round", None), ("turn", Some(warboard_rules::Side::Axis))] {
+        let mut g = Game::empty(rules(&[("capital_victory_checked", toml::Value::String(when.into()))]));
+        let germany = g.ruleset.power_by_name("germany").unwrap();
+        for t in ["MOS", "GBR"] {
+            let s = id(&g, t);
+            g.state.control[s.index()] = Some(germany);
+        }
+        g.state.turn = germany;
+        g.state.phase = Phase::Income;
+        g.settle_position();
+        g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+        assert_eq!(g.state.winner, after_germany, "{when}");
+        // Either way the Axis have won once the round is over.
+        while g.state.winner.is_none() && g.state.round == 1 {
+            g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+        }
+        assert_eq!(g.state.winner, Some(warboard_rules::Side::Axis), "{when}");
+    }
+}

@@ -116,6 +116,14 @@ pub fn build(ruleset: Arc<Ruleset>, spec: &BattleSpec) -> Result<Standalone, Str
             s.add_unit(t, defender, at);
         }
     }
+    let defending: Vec<crate::ruleset::SetupUnit> = spec
+        .defenders
+        .iter()
+        .map(|&(kind, count)| crate::ruleset::SetupUnit { at, owner: defender, kind, count })
+        .collect();
+    if let Some((entry, problem)) = crate::setup::placement_problems(&rs, &defending).into_iter().next() {
+        return Err(format!("{entry}: {problem}"));
+    }
     s.battles.push(Battle {
         at,
         attacker,

@@ -95,9 +95,9 @@ impl Ctx<'_> {
     }
 
     /// Victory (DAAK 5.1): two Allied capitals to the Axis, both Axis
-    /// capitals to the Allies, checked at the end of every turn; the Magic-84
-    /// economic victory only at the end of the US turn, that is, at the end
-    /// of the round.
+    /// capitals to the Allies, checked at the end of the round (option
+    /// `capital_victory_checked`: or of every turn); the Magic-84 economic
+    /// victory only at the end of the US turn, the end of the round.
     fn check_victory(&mut self) {
         let rel = self.rel();
         let holds = |side: Side, p: PowerId| {
@@ -111,7 +111,10 @@ impl Ctx<'_> {
         let last_of_round = self.s.turn.0 as usize + 1 == self.rs.power_count();
         let threshold = self.rs.options.axis_economic_victory as i32;
         let axis_value: i32 = axis.iter().map(|p| rel.territory_value(*p)).sum();
-        let win = if allied_capitals_taken >= 2 {
+        let capitals_now = last_of_round || self.rs.options.capital_victory_checked == crate::ruleset::VictoryCheck::Turn;
+        let win = if !capitals_now {
+            None
+        } else if allied_capitals_taken >= 2 {
             Some((Side::Axis, "the Axis hold two Allied capitals".to_string()))
         } else if !axis.is_empty() && axis_capitals_taken == axis.len() {
             Some((Side::Allies, "the Allies hold both Axis capitals".to_string()))

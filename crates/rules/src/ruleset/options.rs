@@ -31,6 +31,17 @@ pub enum BombingCap {
     Territory,
 }
 
+/// When the capital victories are checked. DAAK 5.1 says only that the game
+/// ends when a condition is met; `rules/classic.md` §10 and TripleA's notes
+/// check at the end of a round (default), the moment Magic 84 is also
+/// checked (DAAK 5.1, German text: "am Ende einer Runde").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VictoryCheck {
+    Round,
+    Turn,
+}
+
 /// How a research breakthrough picks its development (`rules/classic.md` §4,
 /// [UNSURE]): the rulebook port rolls a second die on the chart and re-rolls
 /// developments already owned (default); TripleA lets the player choose.
@@ -71,6 +82,8 @@ pub struct Options {
     /// Russia may not attack in its first combat move (a TripleA option,
     /// [UNSURE] in the rulebook; off by default).
     pub russia_first_turn_restricted: bool,
+    /// When two Allied (or both Axis) capitals win the game.
+    pub capital_victory_checked: VictoryCheck,
 }
 
 impl Options {
