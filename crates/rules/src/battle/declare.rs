@@ -16,11 +16,11 @@ impl Ctx<'_> {
     /// Records that units moved along `route` into a battle at its end. The
     /// spaces they came from (the last step, and for blitzes and overflights
     /// the spaces passed) are where a retreat may go (DAAK 4.1(b)).
-    pub fn declare_battle(&mut self, at: SpaceId, route: &[SpaceId]) {
-        self.declare(at, self.battle_kind_at(at), route);
+    pub fn declare_battle(&mut self, at: SpaceId, route: &[SpaceId], ships: bool) {
+        self.declare(at, self.battle_kind_at(at), route, ships);
     }
 
-    fn declare(&mut self, at: SpaceId, kind: BattleKind, route: &[SpaceId]) {
+    fn declare(&mut self, at: SpaceId, kind: BattleKind, route: &[SpaceId], ships: bool) {
         let attacker = self.s.turn;
         let i = match self.s.battles.iter().position(|b| b.at == at && b.kind == kind && !b.result.is_over()) {
             Some(i) => i,
@@ -50,7 +50,7 @@ impl Ctx<'_> {
                 }
             }
             // Zones attacking ships came from or through (German 4.2(3)).
-            if route.iter().all(|s| self.rs.map.is_sea(*s)) {
+            if ships {
                 for &s in &route[..route.len() - 1] {
                     if s != at && self.rs.map.adjacent(s, at) && !b.ships_came_from.contains(&s) {
                         b.ships_came_from.push(s);
@@ -62,7 +62,7 @@ impl Ctx<'_> {
 
     /// A strategic bombing raid at `at`.
     pub fn declare_bombing(&mut self, at: SpaceId, route: &[SpaceId]) {
-        self.declare(at, BattleKind::Bombing, route);
+        self.declare(at, BattleKind::Bombing, route, false);
     }
 
     /// When combat move ends, ships still sharing a zone with enemy ships
@@ -79,7 +79,7 @@ impl Ctx<'_> {
             .filter(|z| !self.s.battles.iter().any(|b| b.at == *z && b.kind == BattleKind::Sea))
             .collect();
         for z in zones {
-            self.declare(z, BattleKind::Sea, &[]);
+            self.declare(z, BattleKind::Sea, &[], true);
         }
     }
 }

@@ -238,7 +238,6 @@ impl Ctx<'_> {
         for t in blitzed {
             self.take_territory(t, p);
         }
-        let came_from = route[route.len() - 2];
         for &id in units {
             let u = self.s.unit_mut(id).unwrap();
             u.at = dest;
@@ -253,9 +252,8 @@ impl Ctx<'_> {
             } else if dest_enemy && !dest_defended {
                 self.take_territory(dest, p);
             } else if dest_defended {
-                self.declare_battle(dest, route);
+                self.declare_battle(dest, route, false);
             }
-            let _ = came_from;
         }
         Ok(())
     }
@@ -400,7 +398,7 @@ impl Ctx<'_> {
             if rel_neutral_fee_needed(self, shore) {
                 self.pay_neutral_fee(p, shore)?;
             } else if defended || sea_battle {
-                self.declare_battle(shore, &[sea, shore]);
+                self.declare_battle(shore, &[sea, shore], false);
             } else {
                 self.take_territory(shore, p);
             }
@@ -463,7 +461,7 @@ impl Ctx<'_> {
             }
         }
         if combat && enemies_there {
-            self.declare_battle(dest, route);
+            self.declare_battle(dest, route, true);
         }
         Ok(())
     }
@@ -560,7 +558,7 @@ impl Ctx<'_> {
             if bombing {
                 self.declare_bombing(dest, route);
             } else if battle_there {
-                self.declare_battle(dest, route);
+                self.declare_battle(dest, route, false);
             }
         }
         Ok(())
