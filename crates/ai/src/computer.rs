@@ -1,0 +1,694 @@
+//! The computer player: a planner per phase. Purchases follow a budget
+//! policy; attacks are chosen by their win chance (through [`Odds`]) and the
+//! value of the prize; non-combat moves bring land units to the front, keep
+//! the capital garrisoned, ferry troops by transport and land every
+//! aircraft safely; new units go to the factory nearest the front.
+
+use crate::geo::{self, FAR};
+use crate::odds::{Odds, QuickOdds};
+use crate::Player;
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
+use warboard_rules::game::Relations;
+use warboard_rules::ids::{PowerId, SpaceId, UnitId, UnitType};
+use warboard_rules::state::Unit;
+use warboard_rules::{Action, Game, Phase, RuleError};
+
+/// Attack when the estimated win chance reaches this.
+const ATTACK_THRESHOLD: f64 = 0.72;
+/// Retreat when the chance falls below this (where retreat is allowed).
+const RETREAT_THRESHOLD: f64 = 0.25;
+
+pub struct ComputerPlayer<O: Odds = QuickOdds> {
+    odds: O,
+    plan: VecDeque<Action>,
+    planned: bool,
+    key: (u32, u8, Phase),
+    refused: HashSet<String>,
+}
+
+impl ComputerPlayer<QuickOdds> {
+    pub fn new() -> Self {
+        ComputerPlayer::with_odds(QuickOdds)
+    }
+}
+
+impl Default for ComputerPlayer<QuickOdds> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn stacks(units: &[&Unit]) -> Vec<(UnitType, u32)> {
+    let mut m: BTreeMap<UnitType, u32> = BTreeMap::new();
+    for u in units {
+        *m.entry(u.kind).or_default() += 1;
+    }
+    m.into_iter().collect()
+}
+
+impl<O: Odds> ComputerPlayer<O> {
+    pub fn with_odds(odds: O) -> Self {
+        ComputerPlayer { odds, plan: VecDeque::new(), planned: false, key: (0, 0, Phase::Research), refused: HashSet::new() }
+    }
+
+    fn win_chance(&self, game: &Game, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> f64 {
+        self.odds.win_chance(&game.ruleset, &stacks(attackers), &stacks(defenders), amphibious)
+    }
+
+    fn offer(&mut self, a: Action) -> Option<Action> {
+        if self.refused.contains(&format!("{a:?}")) {
+            None
+        } else {
+            Some(a)
+        }
+    }
+}
+
+impl<O: Odds> Player for ComputerPlayer<O> {
+    fn rejected(&mut self, action: &Action, _error: &RuleError) {
+        self.refused.insert(format!("{action:?}"));
+    }
+
+    fn next_action(&mut self, game: &Game) -> Action {
+        let s = &game.state;
+        let key = (s.round, s.turn.0, s.phase);
+        if key != self.key {
+            self.key = key;
+            self.plan.clear();
+            self.planned = false;
+            self.refused.clear();
+        }
+        if let Some(a) = self.battle_decision(game) {
+            return a;
+        }
+        while let Some(a) = self.plan.pop_front() {
+            if let Some(a) = self.offer(a) {
+                return a;
+            }
+        }
+        match s.phase {
+            Phase::Research | Phase::Income => Action::EndPhase,
+            Phase::Purchase => {
+                if self.planned {
+                    return Action::EndPhase;
+                }
+                self.planned = true;
+                self.purchase(game).unwrap_or(Action::EndPhase)
+            }
+            Phase::CombatMove | Phase::NoncombatMove => {
+                if !self.planned {
+                    self.planned = true;
+                    self.plan = if s.phase == Phase::CombatMove { self.plan_attacks(game) } else { self.plan_noncombat(game) };
+                    if let Some(a) = self.plan.pop_front() {
+                        return a;
+                    }
+                }
+                Action::EndPhase
+            }
+            Phase::Combat => {
+                // Sea battles first: landings wait for them (DAAK 4.3(c)).
+                let mut open: Vec<_> = s.battles.iter().filter(|b| b.result == BattleResult::Pending).collect();
+                open.sort_by_key(|b| b.kind != BattleKind::Sea);
+                for b in open {
+                    if let Some(a) = self.offer(Action::Battle { at: b.at }) {
+                        return a;
+                    }
+                }
+                Action::EndPhase
+            }
+            Phase::Place => self.place(game).unwrap_or(Action::EndPhase),
+        }
+    }
+}
+
+impl<O: Odds> ComputerPlayer<O> {
+    /// Casualties, withdrawals and retreats, for whichever side is asked.
+    fn battle_decision(&mut self, game: &Game) -> Option<Action> {
+        let (i, d) = battle::decision(&game.ruleset, &game.state)?;
+        let s = &game.state;
+        let b = &s.battles[i];
+        Some(match d {
+            Decision::Casualties { side, candidates, hits, .. } => {
+                let attacking = side == battle::BattleSide::Attacker;
+                Action::Casualties { units: battle::default_casualties(&game.ruleset, s, &candidates, hits, attacking) }
+            }
+            Decision::AttackerSubmarines | Decision::DefenderSubmarines => Action::Continue,
+            Decision::PressOrRetreat => {
+                let attackers: Vec<&Unit> = battle::casualties::attackers(&game.ruleset, s, b).iter().filter_map(|id| s.unit(*id)).collect();
+                let defenders: Vec<&Unit> = battle::casualties::defenders(&game.ruleset, s, b).iter().filter_map(|id| s.unit(*id)).collect();
+                let chance = self.win_chance(game, &attackers, &defenders, false);
+                if chance < RETREAT_THRESHOLD {
+                    let only_air = attackers.iter().all(|u| game.ruleset.stats(u.kind).is_air());
+                    let options: Vec<Option<SpaceId>> = if only_air { vec![None] } else { b.came_from.iter().map(|s| Some(*s)).collect() };
+                    for to in options {
+                        if let Some(a) = self.offer(Action::Retreat { to }) {
+                            return Some(a);
+                        }
+                    }
+                }
+                Action::Continue
+            }
+        })
+    }
+
+    // ----- purchase -----
+
+    fn purchase(&self, game: &Game) -> Option<Action> {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let p = s.turn;
+        let rel = game.relations();
+        let mut bank = s.ipcs[p.index()];
+        let cost = |t: UnitType| rs.unit(t).map(|u| u.cost as i32).unwrap_or(i32::MAX);
+        let mut buy: BTreeMap<UnitType, u32> = BTreeMap::new();
+        fn take(buy: &mut BTreeMap<UnitType, u32>, bank: &mut i32, t: UnitType, cost: i32) -> bool {
+            if *bank >= cost {
+                *bank -= cost;
+                *buy.entry(t).or_default() += 1;
+                true
+            } else {
+                false
+            }
+        }
+        let threatened = capital_threat(&rel, p) > 0.0;
+        if !threatened && needs_ships(&rel, p) {
+            let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0).count();
+            // More ships the richer the power: troops are worth nothing at home.
+            let wanted = (3 + bank as usize / 20).min(10);
+            for _ in transports..wanted {
+                if coastal_factory(&rel, p).is_none() || bank < 20 {
+                    break;
+                }
+                take(&mut buy, &mut bank, UnitType::Transport, cost(UnitType::Transport));
+            }
+        }
+        let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
+        if !threatened && needs_ships(&rel, p) && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
+            take(&mut buy, &mut bank, UnitType::Battleship, cost(UnitType::Battleship));
+        }
+        if !threatened && bank >= 40 && s.units.iter().filter(|u| u.owner == p && u.kind == UnitType::Fighter).count() < 4 {
+            take(&mut buy, &mut bank, UnitType::Fighter, cost(UnitType::Fighter));
+        }
+        // Then armor and infantry, one armor for two infantry.
+        loop {
+            let count = |buy: &BTreeMap<UnitType, u32>, t| buy.get(&t).copied().unwrap_or(0);
+            let want_armor = !threatened && count(&buy, UnitType::Armor) * 2 < count(&buy, UnitType::Infantry);
+            let bought = (want_armor && take(&mut buy, &mut bank, UnitType::Armor, cost(UnitType::Armor)))
+                || take(&mut buy, &mut bank, UnitType::Infantry, cost(UnitType::Infantry));
+            if !bought {
+                break;
+            }
+        }
+        if buy.is_empty() {
+            return None;
+        }
+        Some(Action::Purchase { units: buy.into_iter().collect() })
+    }
+
+    // ----- placement -----
+
+    fn place(&mut self, game: &Game) -> Option<Action> {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let p = s.turn;
+        let rel = game.relations();
+        let front = geo::land_distance_to_enemy(&rel, p);
+        let capital = rs.power(p).capital;
+        let mut factories: Vec<SpaceId> = s
+            .units
+            .iter()
+            .filter(|u| u.owner == p && rs.stats(u.kind).factory && s.control[u.at.index()] == Some(p) && !s.conquered[u.at.index()])
+            .map(|u| u.at)
+            .collect();
+        let threatened = capital_threat(&rel, p) > 0.0;
+        factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], f.0));
+        for (&t, _) in s.purchased.iter() {
+            let sea = rs.stats(t).is_sea();
+            for &f in &factories {
+                let spots: Vec<SpaceId> = if sea { rs.map.neighbours(f).iter().copied().filter(|z| rs.map.is_sea(*z)).collect() } else { vec![f] };
+                for at in spots {
+                    if let Some(a) = self.offer(Action::Place { at, units: vec![(t, 1)] }) {
+                        return Some(a);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    // ----- combat move -----
+
+    fn plan_attacks(&self, game: &Game) -> VecDeque<Action> {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let p = s.turn;
+        let rel = game.relations();
+        let mut plan = VecDeque::new();
+        let mut used: HashSet<UnitId> = HashSet::new();
+        let capital = rs.power(p).capital;
+        let garrison = garrison_needed(&rel, p);
+
+        // Amphibious landings: every loaded transport beside a target lands
+        // together, with aircraft in range, when the odds are good.
+        let loaded: Vec<&Unit> = s
+            .units
+            .iter()
+            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && !u.flags.transport_unloaded)
+            .filter(|u| rel.enemy_units(p, u.at).next().is_none() && s.cargo_of(u.id).any(|c| c.owner == p))
+            .collect();
+        let mut shores: Vec<SpaceId> = loaded.iter().flat_map(|tr| rs.map.neighbours(tr.at).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
+        shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc)));
+        shores.dedup();
+        for t in shores {
+            let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).collect();
+            let boats: Vec<&Unit> = loaded.iter().copied().filter(|tr| rs.map.adjacent(tr.at, t) && !used.contains(&tr.id)).collect();
+            let mut force: Vec<&Unit> = boats.iter().flat_map(|tr| s.cargo_of(tr.id)).filter(|c| c.owner == p).collect();
+            let mut air: Vec<&Unit> = Vec::new();
+            for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id)) {
+                let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
+                if d[t.index()] <= rs.stats(a.kind).movement as u32 / 2 {
+                    air.push(a);
+                }
+            }
+            force.extend(air.iter().copied());
+            // Battleships beside the landing bombard it (DAAK 3.5): count them.
+            let zones: Vec<SpaceId> = boats.iter().map(|b| b.at).collect();
+            force.extend(s.units.iter().filter(|u| u.owner == p && zones.contains(&u.at) && rs.stats(u.kind).bombard > 0 && !u.flags.fought));
+            if force.is_empty() || self.win_chance(game, &force, &defenders, true) < threshold_for(rs, t) {
+                continue;
+            }
+            for tr in &boats {
+                used.insert(tr.id);
+                let cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
+                used.extend(cargo.iter().copied());
+                plan.push_back(Action::Move { units: cargo, route: vec![tr.at, t], transport: None, bombing: false });
+            }
+            for a in air {
+                used.insert(a.id);
+                if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x)) {
+                    plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
+                }
+            }
+        }
+
+        // Land attacks: the most valuable targets first.
+        let mut targets: Vec<(f64, SpaceId)> = rs
+            .map
+            .ids()
+            .filter(|t| rel.enemy_land(p, *t))
+            .map(|t| {
+                let sp = rs.map.space(t);
+                (sp.ipc as f64 + if sp.capital_of.is_some() { 25.0 } else { 0.0 }, t)
+            })
+            .collect();
+        targets.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (_, t) in targets {
+            let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).collect();
+            let mut pool: Vec<&Unit> = Vec::new();
+            for &n in rs.map.neighbours(t) {
+                if !rel.friendly_land(p, n) {
+                    continue;
+                }
+                let mut movable: Vec<&Unit> = s
+                    .units
+                    .iter()
+                    .filter(|u| u.at == n && u.owner == p && !used.contains(&u.id) && u.moved == 0)
+                    .filter(|u| {
+                        let st = rs.stats(u.kind);
+                        st.is_land() && st.is_combatant() && st.movement > 0
+                    })
+                    .collect();
+                if n == capital {
+                    // Keep the garrison home.
+                    movable.sort_by_key(|u| rs.stats(u.kind).defense);
+                    let keep = garrison.min(movable.len());
+                    movable.drain(movable.len() - keep..);
+                }
+                pool.extend(movable);
+            }
+            if pool.is_empty() {
+                continue;
+            }
+            // Strongest attackers first; stop once the odds are good.
+            pool.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).attack));
+            let mut chosen: Vec<&Unit> = Vec::new();
+            if defenders.is_empty() {
+                // Walk in with one unit: infantry if there is one.
+                let one = pool.iter().rev().find(|u| u.kind == UnitType::Infantry).or(pool.last()).copied().unwrap();
+                chosen.push(one);
+            } else {
+                for u in &pool {
+                    chosen.push(u);
+                    if self.win_chance(game, &chosen, &defenders, false) >= 0.9 {
+                        break;
+                    }
+                }
+                let mut chance = self.win_chance(game, &chosen, &defenders, false);
+                // Aircraft in range join a battle that needs them.
+                if chance < 0.9 {
+                    for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && !u.flags.bombing) {
+                        let range = rs.stats(a.kind).movement as u32;
+                        let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
+                        if d[t.index()] <= range / 2 {
+                            chosen.push(a);
+                            chance = self.win_chance(game, &chosen, &defenders, false);
+                            if chance >= 0.9 {
+                                break;
+                            }
+                        }
+                    }
+                }
+                if chance < ATTACK_THRESHOLD {
+                    continue;
+                }
+            }
+            for u in &chosen {
+                used.insert(u.id);
+                let route = if rs.stats(u.kind).is_air() {
+                    match geo::path(&rel, u.at, t, |x| !rel.neutral(x)) {
+                        Some(r) => r,
+                        None => continue,
+                    }
+                } else {
+                    vec![u.at, t]
+                };
+                plan.push_back(Action::Move { units: vec![u.id], route, transport: None, bombing: false });
+            }
+        }
+
+        // Fleets attack enemy ships within reach when clearly stronger;
+        // loaded transports within reach sail with them and land beside.
+        let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
+        let warships: Vec<&Unit> = s
+            .units
+            .iter()
+            .filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0 && u.moved == 0 && !used.contains(&u.id))
+            .collect();
+        let enemy_zones: Vec<SpaceId> = rs.map.ids().filter(|z| rs.map.is_sea(*z) && rel.enemy_defenders(p, *z).next().is_some()).collect();
+        for z in enemy_zones {
+            let mut fleet: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
+            for w in warships.iter().filter(|w| !used.contains(&w.id)) {
+                if let Some(route) = geo::path(&rel, w.at, z, clear) {
+                    if route.len() >= 2 && route.len() - 1 <= rs.stats(w.kind).movement as usize && route.windows(2).all(|x| rel.canal_open(p, x[0], x[1])) {
+                        fleet.push((w, route));
+                    }
+                }
+            }
+            if fleet.is_empty() {
+                continue;
+            }
+            let enemies: Vec<&Unit> = rel.enemy_defenders(p, z).collect();
+            let ships: Vec<&Unit> = fleet.iter().map(|f| f.0).collect();
+            if self.win_chance(game, &ships, &enemies, false) < 0.75 {
+                continue;
+            }
+            for (w, route) in &fleet {
+                used.insert(w.id);
+                plan.push_back(Action::Move { units: vec![w.id], route: route.clone(), transport: None, bombing: false });
+            }
+            // Transports follow into the cleared zone and land troops beside it.
+            let shore = rs.map.neighbours(z).iter().copied().filter(|t| rel.enemy_land(p, *t)).max_by_key(|t| (rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc));
+            let Some(shore) = shore else { continue };
+            let defenders: Vec<&Unit> = rel.enemy_defenders(p, shore).collect();
+            let mut landing: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
+            for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && u.moved == 0 && !used.contains(&u.id)) {
+                if s.cargo_of(tr.id).any(|c| c.owner != p) || s.cargo_of(tr.id).next().is_none() {
+                    continue;
+                }
+                if let Some(route) = geo::path(&rel, tr.at, z, clear) {
+                    if route.len() - 1 <= rs.stats(tr.kind).movement as usize {
+                        landing.push((tr, route));
+                    }
+                }
+            }
+            let troops: Vec<&Unit> = landing.iter().flat_map(|(tr, _)| s.cargo_of(tr.id)).collect();
+            if troops.is_empty() || self.win_chance(game, &troops, &defenders, true) < threshold_for(rs, shore) {
+                continue;
+            }
+            for (tr, route) in landing {
+                used.insert(tr.id);
+                let cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
+                if route.len() >= 2 {
+                    plan.push_back(Action::Move { units: vec![tr.id], route: route.clone(), transport: None, bombing: false });
+                }
+                plan.push_back(Action::Move { units: cargo, route: vec![z, shore], transport: None, bombing: false });
+            }
+        }
+        plan
+    }
+
+    // ----- non-combat move -----
+
+    fn plan_noncombat(&self, game: &Game) -> VecDeque<Action> {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let p = s.turn;
+        let rel = game.relations();
+        let front = geo::land_distance_to_enemy(&rel, p);
+        let capital = rs.power(p).capital;
+        let garrison = garrison_needed(&rel, p);
+        let mut plan = VecDeque::new();
+
+        // Aircraft: land where it is safe, nearest the enemy (by air).
+        let air_front = {
+            let mut d = vec![FAR; rs.map.len()];
+            let mut queue: VecDeque<SpaceId> = rs.map.ids().filter(|t| rel.enemy_land(p, *t)).collect();
+            for t in &queue {
+                d[t.index()] = 0;
+            }
+            while let Some(x) = queue.pop_front() {
+                for &n in rs.map.neighbours(x) {
+                    if d[n.index()] == FAR {
+                        d[n.index()] = d[x.index()] + 1;
+                        queue.push_back(n);
+                    }
+                }
+            }
+            d
+        };
+        for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air()) {
+            let left = (rs.stats(a.kind).movement.saturating_sub(a.moved)) as u32;
+            let here_ok = rs.map.is_land(a.at) && rel.friendly_since_start(p, a.at) && front[a.at.index()] >= 1;
+            let carrier_here = rs.map.is_sea(a.at) && s.units_at(a.at).any(|c| rs.allied(p, c.owner) && rs.stats(c.kind).carrier_capacity > 0);
+            if (here_ok && a.moved == 0 && air_front[a.at.index()] <= 3) || carrier_here || left == 0 {
+                continue;
+            }
+            let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
+            let best = rs
+                .map
+                .ids()
+                .filter(|t| d[t.index()] <= left && rel.friendly_since_start(p, *t) && front[t.index()] >= 1)
+                .min_by_key(|t| (air_front[t.index()].max(2), std::cmp::Reverse(s.units_at(*t).filter(|u| u.owner == p).count()), d[t.index()]));
+            if let Some(t) = best {
+                if t != a.at {
+                    if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x)) {
+                        plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
+                    }
+                }
+            }
+        }
+
+        // Transports: load troops and carry them toward the enemy's shores.
+        let mut boarded: HashSet<UnitId> = HashSet::new();
+        let target_zones: Vec<SpaceId> = rs
+            .map
+            .ids()
+            .filter(|z| rs.map.is_sea(*z) && rs.map.neighbours(*z).iter().any(|t| rel.enemy_land(p, *t)))
+            .collect();
+        for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0) {
+            if tr.flags.moved_in_combat || tr.flags.fought || tr.flags.transport_unloaded || rel.enemy_units(p, tr.at).next().is_some() {
+                continue;
+            }
+            let mut cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
+            let mut room = rel.transport_room(tr.id);
+            // Load from a shore beside it.
+            if room > 0 && cargo.iter().all(|c| s.unit(*c).unwrap().owner == p) {
+                for &shore in rs.map.neighbours(tr.at) {
+                    if !rel.friendly_land(p, shore) || room == 0 {
+                        continue;
+                    }
+                    let keep = if shore == capital { garrison } else { 0 };
+                    let mut here: Vec<&Unit> = s
+                        .units
+                        .iter()
+                        .filter(|u| u.at == shore && u.owner == p && u.moved == 0 && !u.flags.moved_in_combat && !u.flags.unloaded && !boarded.contains(&u.id))
+                        .filter(|u| rs.stats(u.kind).transport_cost > 0 && rs.stats(u.kind).is_combatant())
+                        .collect();
+                    here.sort_by_key(|u| rs.stats(u.kind).transport_cost);
+                    let spare = here.len().saturating_sub(keep);
+                    for u in here.into_iter().take(spare) {
+                        let c = rs.stats(u.kind).transport_cost;
+                        if c <= room {
+                            room -= c;
+                            boarded.insert(u.id);
+                            cargo.push(u.id);
+                            plan.push_back(Action::Move { units: vec![u.id], route: vec![shore, tr.at], transport: Some(tr.id), bombing: false });
+                        }
+                    }
+                }
+            }
+            if cargo.is_empty() {
+                // Go where troops wait for a ship: a friendly shore with the
+                // most of this power's transportable units.
+                let d = geo::distances(&rel, tr.at, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none());
+                let waiting = |z: SpaceId| -> usize {
+                    rs.map
+                        .neighbours(z)
+                        .iter()
+                        .filter(|t| rel.friendly_land(p, **t) && front[t.index()] >= 2)
+                        .map(|t| s.units.iter().filter(|u| u.at == *t && u.owner == p && rs.stats(u.kind).transport_cost > 0 && rs.stats(u.kind).is_combatant()).count())
+                        .sum()
+                };
+                let goal = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && waiting(*z) > 0).min_by_key(|z| (d[z.index()], std::cmp::Reverse(waiting(*z))));
+                if let Some(goal) = goal.filter(|g| *g != tr.at) {
+                    if let Some(route) = geo::path(&rel, tr.at, goal, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none()) {
+                        let steps = (rs.stats(tr.kind).movement.saturating_sub(tr.moved)) as usize;
+                        let route: Vec<SpaceId> = route.into_iter().take(steps + 1).collect();
+                        if route.len() >= 2 && rel.enemy_units(p, *route.last().unwrap()).next().is_none() {
+                            plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false });
+                        }
+                    }
+                }
+                continue;
+            }
+            // Sail toward the nearest zone beside enemy land, through zones
+            // without enemy ships.
+            // A goal zone held by enemy ships is approached, not entered: the
+            // fleet clears it in the next combat move.
+            let d = geo::distances(&rel, tr.at, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none());
+            let reach = |z: SpaceId| d[z.index()].min(rs.map.neighbours(z).iter().map(|n| d[n.index()].saturating_add(1)).min().unwrap_or(FAR));
+            if let Some(goal) = target_zones.iter().copied().filter(|z| reach(*z) < FAR).min_by_key(|z| reach(*z)) {
+                if goal != tr.at {
+                    if let Some(mut route) = geo::path(&rel, tr.at, goal, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none()) {
+                        if rel.enemy_units(p, goal).next().is_some() {
+                            route.pop();
+                        }
+                        let steps = (rs.stats(tr.kind).movement.saturating_sub(tr.moved)) as usize;
+                        let route: Vec<SpaceId> = route.into_iter().take(steps + 1).collect();
+                        if route.len() >= 2 && rel.enemy_units(p, *route.last().unwrap()).next().is_none() {
+                            plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false });
+                        }
+                    }
+                }
+            }
+        }
+
+        // Warships keep with the loaded transports.
+        let convoy: Vec<SpaceId> = s
+            .units
+            .iter()
+            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && s.cargo_of(u.id).next().is_some())
+            .map(|u| u.at)
+            .collect();
+        for w in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0) {
+            if w.moved > 0 || w.flags.moved_in_combat || w.flags.fought || convoy.is_empty() || convoy.contains(&w.at) {
+                continue;
+            }
+            let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
+            let d = geo::distances(&rel, w.at, clear);
+            if let Some(&goal) = convoy.iter().filter(|z| d[z.index()] < FAR).min_by_key(|z| d[z.index()]) {
+                if let Some(route) = geo::path(&rel, w.at, goal, clear) {
+                    let route: Vec<SpaceId> = route.into_iter().take(rs.stats(w.kind).movement as usize + 1).collect();
+                    if route.len() >= 2 {
+                        plan.push_back(Action::Move { units: vec![w.id], route, transport: None, bombing: false });
+                    }
+                }
+            }
+        }
+
+        // Land units: toward the front, keeping the capital's garrison.
+        let mut groups: BTreeMap<SpaceId, Vec<&Unit>> = BTreeMap::new();
+        for u in s.units.iter().filter(|u| u.owner == p && rs.map.is_land(u.at) && !boarded.contains(&u.id)) {
+            let st = rs.stats(u.kind);
+            if st.is_land() && st.movement > 0 && !u.flags.moved_in_combat && !u.flags.unloaded && !u.flags.captured && u.moved == 0 {
+                groups.entry(u.at).or_default().push(u);
+            }
+        }
+        let threat = capital_threat(&rel, p);
+        for (at, mut units) in groups {
+            if at == capital {
+                units.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).defense));
+                let keep = garrison.min(units.len());
+                units.drain(..keep);
+            }
+            for u in units {
+                let st = rs.stats(u.kind);
+                // Reinforce a threatened capital first.
+                let goal = if threat > 0.0 && rs.map.adjacent(at, capital) {
+                    Some(capital)
+                } else if front[at.index()] >= 2 && front[at.index()] < FAR {
+                    let d = geo::distances(&rel, at, |x| rel.friendly_land(p, x));
+                    rs.map
+                        .ids()
+                        .filter(|t| d[t.index()] >= 1 && d[t.index()] <= st.movement as u32 && rel.friendly_land(p, *t))
+                        .min_by_key(|t| (front[t.index()], d[t.index()]))
+                        .filter(|t| front[t.index()] < front[at.index()])
+                } else {
+                    None
+                };
+                if let Some(t) = goal {
+                    if let Some(route) = geo::path(&rel, at, t, |x| rel.friendly_land(p, x)) {
+                        if route.len() >= 2 && route.len() - 1 <= st.movement as usize {
+                            plan.push_back(Action::Move { units: vec![u.id], route, transport: None, bombing: false });
+                        }
+                    }
+                }
+            }
+        }
+        plan
+    }
+}
+
+/// The win chance an attack on `t` needs. An enemy capital is worth a
+/// bolder attack: allies attacking one after another wear it down.
+fn threshold_for(rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
+    if rs.map.space(t).capital_of.is_some() {
+        0.45
+    } else {
+        ATTACK_THRESHOLD
+    }
+}
+
+/// Enemy attack strength within two land steps of `p`'s capital beyond what
+/// defends it (0 when safe).
+fn capital_threat(rel: &Relations<'_>, p: PowerId) -> f64 {
+    let rs = rel.rs;
+    let capital = rs.power(p).capital;
+    let d = geo::distances(rel, capital, |x| rs.map.is_land(x));
+    let attack: f64 = rel
+        .s
+        .units
+        .iter()
+        .filter(|u| rel.enemies(p, u.owner) && rs.map.is_land(u.at) && d[u.at.index()] <= 2 && rs.stats(u.kind).is_combatant())
+        .map(|u| rs.stats(u.kind).attack as f64)
+        .sum();
+    let defense: f64 = rel.units_of(p, capital).map(|u| rs.stats(u.kind).defense as f64).sum();
+    (attack - defense).max(0.0)
+}
+
+/// How many units stay in the capital.
+fn garrison_needed(rel: &Relations<'_>, p: PowerId) -> usize {
+    if capital_threat(rel, p) > 0.0 {
+        usize::MAX / 2
+    } else {
+        2
+    }
+}
+
+/// A power that cannot walk from its capital to enemy land needs ships.
+fn needs_ships(rel: &Relations<'_>, p: PowerId) -> bool {
+    let rs = rel.rs;
+    let d = geo::distances(rel, rs.power(p).capital, |x| rs.map.is_land(x) && !rel.neutral(x));
+    !rs.map.ids().any(|t| d[t.index()] < FAR && rel.enemy_land(p, t))
+}
+
+fn coastal_factory(rel: &Relations<'_>, p: PowerId) -> Option<SpaceId> {
+    let rs = rel.rs;
+    rel.s
+        .units
+        .iter()
+        .filter(|u| u.owner == p && rs.stats(u.kind).factory)
+        .map(|u| u.at)
+        .find(|f| rs.map.neighbours(*f).iter().any(|z| rs.map.is_sea(*z)))
+}

@@ -1,0 +1,77 @@
+//! Geography for planning: distances over land and sea, the front.
+
+use std::collections::VecDeque;
+use warboard_rules::game::Relations;
+use warboard_rules::ids::{PowerId, SpaceId};
+
+pub const FAR: u32 = u32::MAX / 2;
+
+/// Land distance from every territory to the nearest land territory held by
+/// an enemy of `p` (neutral countries are not crossed).
+pub fn land_distance_to_enemy(rel: &Relations<'_>, p: PowerId) -> Vec<u32> {
+    let map = &rel.rs.map;
+    let mut dist = vec![FAR; map.len()];
+    let mut queue = VecDeque::new();
+    for t in map.ids() {
+        if rel.enemy_land(p, t) {
+            dist[t.index()] = 0;
+            queue.push_back(t);
+        }
+    }
+    while let Some(s) = queue.pop_front() {
+        for &n in map.neighbours(s) {
+            if map.is_land(n) && !rel.neutral(n) && dist[n.index()] == FAR {
+                dist[n.index()] = dist[s.index()] + 1;
+                queue.push_back(n);
+            }
+        }
+    }
+    dist
+}
+
+/// Breadth-first distances from `from` over the spaces `passable` allows.
+pub fn distances(rel: &Relations<'_>, from: SpaceId, passable: impl Fn(SpaceId) -> bool) -> Vec<u32> {
+    let map = &rel.rs.map;
+    let mut dist = vec![FAR; map.len()];
+    dist[from.index()] = 0;
+    let mut queue = VecDeque::from([from]);
+    while let Some(s) = queue.pop_front() {
+        for &n in map.neighbours(s) {
+            if dist[n.index()] == FAR && passable(n) {
+                dist[n.index()] = dist[s.index()] + 1;
+                queue.push_back(n);
+            }
+        }
+    }
+    dist
+}
+
+/// A shortest path from `from` to `to` over passable spaces, both ends
+/// included.
+pub fn path(rel: &Relations<'_>, from: SpaceId, to: SpaceId, passable: impl Fn(SpaceId) -> bool) -> Option<Vec<SpaceId>> {
+    let map = &rel.rs.map;
+    let mut prev: Vec<Option<SpaceId>> = vec![None; map.len()];
+    let mut seen = vec![false; map.len()];
+    seen[from.index()] = true;
+    let mut queue = VecDeque::from([from]);
+    while let Some(s) = queue.pop_front() {
+        if s == to {
+            let mut route = vec![to];
+            let mut c = to;
+            while let Some(p) = prev[c.index()] {
+                route.push(p);
+                c = p;
+            }
+            route.reverse();
+            return Some(route);
+        }
+        for &n in map.neighbours(s) {
+            if !seen[n.index()] && (n == to || passable(n)) {
+                seen[n.index()] = true;
+                prev[n.index()] = Some(s);
+                queue.push_back(n);
+            }
+        }
+    }
+    None
+}

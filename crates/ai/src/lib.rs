@@ -1,0 +1,75 @@
+//! Computer players for warboard. They use only the rules core's public
+//! API: they look at the position, propose actions, and the rules judge
+//! them like anyone else's. Deterministic for a seed.
+
+mod computer;
+mod geo;
+pub mod odds;
+mod random;
+
+pub use computer::ComputerPlayer;
+pub use odds::{Odds, QuickOdds};
+pub use random::RandomPlayer;
+
+use warboard_rules::game::Actor;
+use warboard_rules::{Action, DiceSource, Game, RuleError, Side};
+
+/// Something that chooses actions: a computer player, or a person behind a
+/// user interface.
+pub trait Player {
+    /// The next action for the power that acts now in `game`.
+    fn next_action(&mut self, game: &Game) -> Action;
+    /// The action it chose was rejected: it will not be offered again in
+    /// this phase.
+    fn rejected(&mut self, _action: &Action, _error: &RuleError) {}
+}
+
+/// How a game between players ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    pub winner: Option<Side>,
+    pub rounds: u32,
+    pub actions: u64,
+}
+
+/// Plays a game to its end or to `max_rounds`, asking each power's player
+/// in turn. `players[i]` plays power `i`.
+pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dyn DiceSource, max_rounds: u32) -> GameOutcome {
+    let mut actions = 0u64;
+    let mut refused_in_a_row = 0u32;
+    while game.state.winner.is_none() && game.state.round <= max_rounds {
+        let Actor::Power(p) = game.actor() else { break };
+        let action = if refused_in_a_row > 200 {
+            // A player that keeps proposing refused actions is moved on: the
+            // phase ends, or the battle is played out with default choices.
+            if game.state.phase == warboard_rules::Phase::Combat {
+                Action::Resolve { at: None }
+            } else {
+                Action::EndPhase
+            }
+        } else {
+            players[p.index()].next_action(game)
+        };
+        match game.apply(&action, dice) {
+            Ok(_) => {
+                actions += 1;
+                refused_in_a_row = 0;
+            }
+            Err(e) => {
+                if e.code == "dice/exhausted" {
+                    break;
+                }
+                refused_in_a_row += 1;
+                if refused_in_a_row > 200 {
+                    // Even the fallback was refused: start the next pending battle.
+                    if let Some(b) = game.state.battles.iter().find(|b| !b.result.is_over()) {
+                        let at = b.at;
+                        let _ = game.apply(&Action::Resolve { at: Some(at) }, dice);
+                    }
+                }
+                players[p.index()].rejected(&action, &e);
+            }
+        }
+    }
+    GameOutcome { winner: game.state.winner, rounds: game.state.round, actions }
+}

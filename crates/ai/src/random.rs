@@ -1,0 +1,119 @@
+//! A player that picks random candidate actions: the floor any computer
+//! player must clear.
+
+use crate::Player;
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use warboard_rules::battle::{self, BattleResult, Decision};
+use warboard_rules::ids::UnitType;
+use warboard_rules::{Action, Game, Phase, RuleError, SpaceId};
+
+pub struct RandomPlayer {
+    rng: ChaCha8Rng,
+    refused: u32,
+    key: (u32, u8, Phase),
+}
+
+impl RandomPlayer {
+    pub fn new(seed: u64) -> RandomPlayer {
+        RandomPlayer { rng: ChaCha8Rng::seed_from_u64(seed), refused: 0, key: (0, 0, Phase::Research) }
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.rng.next_u32() as usize) % n.max(1)
+    }
+}
+
+impl Player for RandomPlayer {
+    fn rejected(&mut self, _action: &Action, _error: &RuleError) {
+        self.refused += 1;
+    }
+
+    fn next_action(&mut self, game: &Game) -> Action {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let key = (s.round, s.turn.0, s.phase);
+        if key != self.key {
+            self.key = key;
+            self.refused = 0;
+        }
+        if let Some((i, d)) = battle::decision(rs, s) {
+            return match d {
+                Decision::Casualties { candidates, hits, .. } => {
+                    let mut c = candidates;
+                    let mut chosen = Vec::new();
+                    while chosen.len() < hits as usize && !c.is_empty() {
+                        let k = self.below(c.len());
+                        chosen.push(c.swap_remove(k));
+                    }
+                    Action::Casualties { units: chosen }
+                }
+                _ if self.below(4) == 0 && self.refused < 5 => {
+                    let b = &s.battles[i];
+                    Action::Retreat { to: b.came_from.first().copied() }
+                }
+                _ => Action::Continue,
+            };
+        }
+        // Give up on a phase after many refusals.
+        if self.refused > 40 {
+            return Action::EndPhase;
+        }
+        let p = s.turn;
+        match s.phase {
+            Phase::Research | Phase::Income => Action::EndPhase,
+            Phase::Purchase => {
+                if self.below(3) == 0 {
+                    return Action::EndPhase;
+                }
+                let types: Vec<UnitType> = rs.unit_types().map(|u| u.kind).collect();
+                let t = types[self.below(types.len())];
+                Action::Purchase { units: vec![(t, 1 + self.below(3) as u32)] }
+            }
+            Phase::CombatMove | Phase::NoncombatMove => {
+                let mine: Vec<_> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).movement > 0).collect();
+                if mine.is_empty() || self.below(10) == 0 {
+                    return Action::EndPhase;
+                }
+                let u = mine[self.below(mine.len())];
+                let (id, at, moves) = (u.id, u.at, rs.stats(u.kind).movement as usize);
+                let mut route = vec![at];
+                for _ in 0..1 + self.below(moves) {
+                    let n = rs.map.neighbours(*route.last().unwrap());
+                    route.push(n[self.below(n.len())]);
+                }
+                Action::Move { units: vec![id], route, transport: None, bombing: false }
+            }
+            Phase::Combat => {
+                let open: Vec<SpaceId> = s.battles.iter().filter(|b| b.result == BattleResult::Pending).map(|b| b.at).collect();
+                if open.is_empty() {
+                    Action::EndPhase
+                } else {
+                    Action::Battle { at: open[self.below(open.len())] }
+                }
+            }
+            Phase::Place => {
+                let bought: Vec<UnitType> = s.purchased.keys().copied().collect();
+                if bought.is_empty() {
+                    return Action::EndPhase;
+                }
+                let factories: Vec<SpaceId> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).factory).map(|u| u.at).collect();
+                if factories.is_empty() {
+                    return Action::EndPhase;
+                }
+                let f = factories[self.below(factories.len())];
+                let t = bought[self.below(bought.len())];
+                let at = if rs.stats(t).is_sea() {
+                    let n: Vec<SpaceId> = rs.map.neighbours(f).iter().copied().filter(|z| rs.map.is_sea(*z)).collect();
+                    if n.is_empty() {
+                        f
+                    } else {
+                        n[self.below(n.len())]
+                    }
+                } else {
+                    f
+                };
+                Action::Place { at, units: vec![(t, 1)] }
+            }
+        }
+    }
+}
