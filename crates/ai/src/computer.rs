@@ -183,6 +183,14 @@ impl<O: Odds> ComputerPlayer<O> {
                 take(&mut buy, &mut bank, UnitType::Transport, cost(UnitType::Transport));
             }
         }
+        // With transports enough, a naval power's spare money buys bombers:
+        // they reach an island fortress from afar and support the landings.
+        if !threatened && needs_ships(&rel, p) {
+            let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0).count();
+            if transports >= 6 {
+                while bank >= 45 && take(&mut buy, &mut bank, UnitType::Bomber, cost(UnitType::Bomber)) {}
+            }
+        }
         let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
         if !threatened && needs_ships(&rel, p) && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
             take(&mut buy, &mut bank, UnitType::Battleship, cost(UnitType::Battleship));
@@ -374,6 +382,26 @@ impl<O: Odds> ComputerPlayer<O> {
                     vec![u.at, t]
                 };
                 plan.push_back(Action::Move { units: vec![u.id], route, transport: None, bombing: false });
+            }
+        }
+
+        // Idle bombers raid the richest enemy factory within reach: a power
+        // that cannot buy cannot reinforce.
+        let bombers: Vec<&Unit> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber && !used.contains(&u.id) && u.moved == 0).collect();
+        for b in bombers {
+            let d = geo::distances(&rel, b.at, |x| !rel.neutral(x));
+            let reach = rs.stats(b.kind).movement as u32 / 2;
+            let target = s
+                .units
+                .iter()
+                .filter(|f| rs.stats(f.kind).factory && rel.enemies(p, f.owner) && rel.enemy_land(p, f.at) && d[f.at.index()] <= reach)
+                .filter(|f| s.ipcs[f.owner.index()] >= 3)
+                .max_by_key(|f| s.ipcs[f.owner.index()]);
+            if let Some(f) = target {
+                if let Some(route) = geo::path(&rel, b.at, f.at, |x| !rel.neutral(x)) {
+                    used.insert(b.id);
+                    plan.push_back(Action::Move { units: vec![b.id], route, transport: None, bombing: true });
+                }
             }
         }
 
@@ -644,7 +672,7 @@ impl<O: Odds> ComputerPlayer<O> {
 /// bolder attack: allies attacking one after another wear it down.
 fn threshold_for(rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
     if rs.map.space(t).capital_of.is_some() {
-        0.45
+        0.35
     } else {
         ATTACK_THRESHOLD
     }

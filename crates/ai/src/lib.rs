@@ -4,10 +4,13 @@
 
 mod computer;
 mod geo;
+mod greedy;
 pub mod odds;
 mod random;
+pub mod series;
 
 pub use computer::ComputerPlayer;
+pub use greedy::GreedyPlayer;
 pub use odds::{Odds, QuickOdds};
 pub use random::RandomPlayer;
 

@@ -1,6 +1,7 @@
 //! The `warboard` command line.
 
 mod map_cmd;
+mod selfplay_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -36,6 +37,24 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Computer against computer: classic games from the standard position.
+    Selfplay {
+        /// How many games.
+        #[arg(short = 'n', long, default_value_t = 100)]
+        games: u64,
+        /// Who plays the Axis: ai, greedy or random.
+        #[arg(long, default_value = "ai")]
+        axis: String,
+        /// Who plays the Allies: ai, greedy or random.
+        #[arg(long, default_value = "ai")]
+        allies: String,
+        /// Seed of the first game; game k uses seed + k.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games still undecided after this many rounds count as draws.
+        #[arg(long, default_value_t = 40)]
+        rounds: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,6 +71,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
+        Command::Selfplay { games, axis, allies, seed, rounds } => selfplay_cmd::run(games, &axis, &allies, seed, rounds),
     }
 }
 

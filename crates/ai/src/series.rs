@@ -1,0 +1,52 @@
+//! Games between kinds of players, for `warboard selfplay` and the strength
+//! measurements in BENCHMARKS.md.
+
+use crate::{play_game, ComputerPlayer, GameOutcome, GreedyPlayer, Player, RandomPlayer};
+use std::str::FromStr;
+use warboard_rules::{ruleset, Game, SeededDice, Side};
+
+/// Which player takes a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    Computer,
+    Greedy,
+    Random,
+}
+
+impl FromStr for PlayerKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ai" | "computer" => Ok(PlayerKind::Computer),
+            "greedy" => Ok(PlayerKind::Greedy),
+            "random" => Ok(PlayerKind::Random),
+            other => Err(format!("unknown player `{other}` (ai, greedy or random)")),
+        }
+    }
+}
+
+impl PlayerKind {
+    pub fn make(self, seed: u64) -> Box<dyn Player> {
+        match self {
+            PlayerKind::Computer => Box::new(ComputerPlayer::new()),
+            PlayerKind::Greedy => Box::new(GreedyPlayer::new()),
+            PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
+        }
+    }
+}
+
+/// One classic game from the standard position: `axis` plays Germany and
+/// Japan, `allies` the rest; dice and random players follow `seed`.
+pub fn play_classic(seed: u64, axis: PlayerKind, allies: PlayerKind, max_rounds: u32) -> Result<GameOutcome, String> {
+    let rs = ruleset("classic").map_err(|e| e.to_string())?;
+    let mut players: Vec<Box<dyn Player>> = rs
+        .power_ids()
+        .map(|p| {
+            let kind = if rs.side(p) == Side::Axis { axis } else { allies };
+            kind.make(seed.wrapping_mul(1_000_003).wrapping_add(p.0 as u64))
+        })
+        .collect();
+    let mut game = Game::standard(rs);
+    let mut dice = SeededDice::new(seed);
+    Ok(play_game(&mut game, &mut players, &mut dice, max_rounds))
+}

@@ -1,0 +1,54 @@
+//! `warboard selfplay`: computer players against each other.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use std::process::ExitCode;
+use std::time::Instant;
+use warboard_ai::series::{play_classic, PlayerKind};
+use warboard_rules::Side;
+
+pub fn run(games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> ExitCode {
+    let (axis_kind, allies_kind) = match (axis.parse::<PlayerKind>(), allies.parse::<PlayerKind>()) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("warboard selfplay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if games == 0 {
+        eprintln!("warboard selfplay: -n must be at least 1");
+        return ExitCode::FAILURE;
+    }
+    let bar = ProgressBar::new(games);
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise}  {msg}").expect("valid template"));
+    let (mut axis_wins, mut allies_wins, mut draws, mut total_rounds) = (0u64, 0u64, 0u64, 0u64);
+    let start = Instant::now();
+    for k in 0..games {
+        match play_classic(seed + k, axis_kind, allies_kind, rounds) {
+            Ok(o) => {
+                total_rounds += o.rounds.min(rounds) as u64;
+                match o.winner {
+                    Some(Side::Axis) => axis_wins += 1,
+                    Some(Side::Allies) => allies_wins += 1,
+                    None => draws += 1,
+                }
+            }
+            Err(e) => {
+                bar.abandon();
+                eprintln!("warboard selfplay: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        bar.set_message(format!("axis {axis_wins}  allies {allies_wins}  undecided {draws}"));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    let pct = |n: u64| 100.0 * n as f64 / games as f64;
+    println!("{games} classic games, axis: {axis}, allies: {allies}, at most {rounds} rounds, seeds {seed}..{}", seed + games - 1);
+    println!("axis wins:    {axis_wins:>5} ({:.1}%)", pct(axis_wins));
+    println!("allies wins:  {allies_wins:>5} ({:.1}%)", pct(allies_wins));
+    println!("undecided:    {draws:>5} ({:.1}%)", pct(draws));
+    println!("average rounds: {:.1}", total_rounds as f64 / games as f64);
+    println!("games per second: {:.1} ({:.1} ms a game)", games as f64 / secs, 1000.0 * secs / games as f64);
+    ExitCode::SUCCESS
+}
