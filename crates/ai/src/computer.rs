@@ -569,14 +569,8 @@ impl<O: Odds> ComputerPlayer<O> {
                         .sum()
                 };
                 let goal = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && waiting(*z) > 0).min_by_key(|z| (d[z.index()], std::cmp::Reverse(waiting(*z))));
-                if let Some(goal) = goal.filter(|g| *g != tr.at) {
-                    if let Some(route) = geo::path(&rel, tr.at, goal, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none()) {
-                        let steps = (rs.stats(tr.kind).movement.saturating_sub(tr.moved)) as usize;
-                        let route: Vec<SpaceId> = route.into_iter().take(steps + 1).collect();
-                        if route.len() >= 2 && rel.enemy_units(p, *route.last().unwrap()).next().is_none() {
-                            plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false });
-                        }
-                    }
+                if let Some(goal) = goal {
+                    plan.extend(sail_toward(&rel, tr, goal));
                 }
                 continue;
             }
@@ -587,18 +581,7 @@ impl<O: Odds> ComputerPlayer<O> {
             let d = geo::distances(&rel, tr.at, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none());
             let reach = |z: SpaceId| d[z.index()].min(rs.map.neighbours(z).iter().map(|n| d[n.index()].saturating_add(1)).min().unwrap_or(FAR));
             if let Some(goal) = target_zones.iter().copied().filter(|z| reach(*z) < FAR).min_by_key(|z| reach(*z)) {
-                if goal != tr.at {
-                    if let Some(mut route) = geo::path(&rel, tr.at, goal, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none()) {
-                        if rel.enemy_units(p, goal).next().is_some() {
-                            route.pop();
-                        }
-                        let steps = (rs.stats(tr.kind).movement.saturating_sub(tr.moved)) as usize;
-                        let route: Vec<SpaceId> = route.into_iter().take(steps + 1).collect();
-                        if route.len() >= 2 && rel.enemy_units(p, *route.last().unwrap()).next().is_none() {
-                            plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false });
-                        }
-                    }
-                }
+                plan.extend(sail_toward(&rel, tr, goal));
             }
         }
 
@@ -616,12 +599,7 @@ impl<O: Odds> ComputerPlayer<O> {
             let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
             let d = geo::distances(&rel, w.at, clear);
             if let Some(&goal) = convoy.iter().filter(|z| d[z.index()] < FAR).min_by_key(|z| d[z.index()]) {
-                if let Some(route) = geo::path(&rel, w.at, goal, clear) {
-                    let route: Vec<SpaceId> = route.into_iter().take(rs.stats(w.kind).movement as usize + 1).collect();
-                    if route.len() >= 2 {
-                        plan.push_back(Action::Move { units: vec![w.id], route, transport: None, bombing: false });
-                    }
-                }
+                plan.extend(sail_toward(&rel, w, goal));
             }
         }
 
@@ -666,6 +644,21 @@ impl<O: Odds> ComputerPlayer<O> {
         }
         plan
     }
+}
+
+/// A non-combat move of a ship as far as it can go toward `goal`, through
+/// and into zones free of enemy units (a goal the enemy holds is approached,
+/// not entered: the fleet clears it in the next combat move).
+fn sail_toward(rel: &Relations<'_>, ship: &Unit, goal: SpaceId) -> Option<Action> {
+    let rs = rel.rs;
+    let p = ship.owner;
+    let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
+    let mut route = geo::path(rel, ship.at, goal, clear)?;
+    if !clear(goal) {
+        route.pop();
+    }
+    route.truncate(rs.stats(ship.kind).movement.saturating_sub(ship.moved) as usize + 1);
+    (route.len() >= 2).then(|| Action::Move { units: vec![ship.id], route, transport: None, bombing: false })
 }
 
 /// The win chance an attack on `t` needs. An enemy capital is worth a
