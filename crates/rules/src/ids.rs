@@ -121,6 +121,70 @@ impl UnitType {
         UnitType::ALL.into_iter().find(|t| t.name() == s)
     }
 
+    /// The short form players write and read on screen (`inf`, `arm`, `bb`).
+    pub fn short(self) -> &'static str {
+        match self {
+            UnitType::Infantry => "inf",
+            UnitType::Artillery => "art",
+            UnitType::Armor => "arm",
+            UnitType::Fighter => "ftr",
+            UnitType::Bomber => "bmb",
+            UnitType::Transport => "trn",
+            UnitType::Submarine => "sub",
+            UnitType::Destroyer => "dd",
+            UnitType::Cruiser => "cru",
+            UnitType::AircraftCarrier => "cv",
+            UnitType::Battleship => "bb",
+            UnitType::AaGun => "aa",
+            UnitType::IndustrialComplex => "ic",
+        }
+    }
+
+    /// A unit type from any name players use: FORMAT.md's name, the usual
+    /// abbreviations and nicknames, singular or plural, any case
+    /// (`inf`, `Infantry`, `tanks`, `ac`, `aa gun`).
+    pub fn from_player_name(name: &str) -> Option<UnitType> {
+        const ALIASES: &[(&str, UnitType)] = &[
+            ("inf", UnitType::Infantry),
+            ("art", UnitType::Artillery),
+            ("arty", UnitType::Artillery),
+            ("arm", UnitType::Armor),
+            ("armour", UnitType::Armor),
+            ("tank", UnitType::Armor),
+            ("ftr", UnitType::Fighter),
+            ("fig", UnitType::Fighter),
+            ("bmb", UnitType::Bomber),
+            ("bom", UnitType::Bomber),
+            ("trn", UnitType::Transport),
+            ("tran", UnitType::Transport),
+            ("tpt", UnitType::Transport),
+            ("sub", UnitType::Submarine),
+            ("dd", UnitType::Destroyer),
+            ("dst", UnitType::Destroyer),
+            ("cru", UnitType::Cruiser),
+            ("ca", UnitType::Cruiser),
+            ("cv", UnitType::AircraftCarrier),
+            ("ac", UnitType::AircraftCarrier),
+            ("carrier", UnitType::AircraftCarrier),
+            ("bb", UnitType::Battleship),
+            ("bs", UnitType::Battleship),
+            ("aa", UnitType::AaGun),
+            ("aagun", UnitType::AaGun),
+            ("ic", UnitType::IndustrialComplex),
+            ("factory", UnitType::IndustrialComplex),
+        ];
+        let key: String = name.trim().to_ascii_lowercase().chars().map(|c| if c == ' ' || c == '-' { '_' } else { c }).collect();
+        let find = |k: &str| {
+            UnitType::parse(k)
+                .or_else(|| ALIASES.iter().find(|(a, _)| *a == k || a.replace('_', "") == k.replace('_', "")).map(|(_, t)| *t))
+                .or_else(|| UnitType::ALL.into_iter().find(|t| t.name().replace('_', "") == k.replace('_', "")))
+        };
+        find(&key)
+            .or_else(|| key.strip_suffix('s').and_then(find))
+            .or_else(|| key.strip_suffix("es").and_then(find))
+            .or_else(|| key.strip_suffix("ies").and_then(|k| find(&format!("{k}y"))))
+    }
+
     /// Index in the unit table, for per-type arrays.
     pub fn index(self) -> usize {
         self as usize
@@ -140,4 +204,33 @@ pub enum Domain {
     Land,
     Sea,
     Air,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::UnitType;
+
+    #[test]
+    fn player_names() {
+        for (name, want) in [
+            ("inf", UnitType::Infantry),
+            ("Infantry", UnitType::Infantry),
+            ("tanks", UnitType::Armor),
+            ("armour", UnitType::Armor),
+            ("ac", UnitType::AircraftCarrier),
+            ("aircraft carrier", UnitType::AircraftCarrier),
+            ("aircraft_carriers", UnitType::AircraftCarrier),
+            ("AA gun", UnitType::AaGun),
+            ("bbs", UnitType::Battleship),
+            ("subs", UnitType::Submarine),
+            ("factories", UnitType::IndustrialComplex),
+        ] {
+            assert_eq!(UnitType::from_player_name(name), Some(want), "{name}");
+        }
+        assert_eq!(UnitType::from_player_name("dragon"), None);
+        for t in UnitType::ALL {
+            assert_eq!(UnitType::from_player_name(t.short()), Some(t));
+            assert_eq!(UnitType::from_player_name(t.name()), Some(t));
+        }
+    }
 }
