@@ -1,6 +1,10 @@
 //! The `warboard` command line.
 
+mod calc_cmd;
+mod engine_cmd;
 mod map_cmd;
+mod play;
+mod replay_cmd;
 mod selfplay_cmd;
 
 use clap::{Parser, Subcommand};
@@ -16,6 +20,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game of classic Axis & Allies in the terminal against the
+    /// computer (docs/play.md).
+    Play {
+        /// The powers you play, comma-separated (e.g. russia,uk; or all, none);
+        /// without it a first screen asks.
+        #[arg(long)]
+        powers: Option<String>,
+        /// Seed of the dice (a new game only); default: from the clock.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Resume a saved game.
+        #[arg(long)]
+        load: Option<PathBuf>,
+    },
     /// Show a ruleset's board: a summary, or one space.
     Map {
         /// Ruleset name (e.g. classic).
@@ -55,11 +73,30 @@ enum Command {
         #[arg(long, default_value_t = 40)]
         rounds: u32,
     },
+    /// The engine protocol on standard input and output: one JSON object per
+    /// line each way (docs/protocol.md).
+    Engine,
+    /// Tell a saved game turn by turn: purchases, moves, battles with their
+    /// dice, captures, income.
+    Replay {
+        /// A save file (written by the engine's `save`).
+        file: PathBuf,
+    },
+    /// Battle odds: exact outcome distribution, or Monte Carlo through the
+    /// battle engine (e.g. warboard calc "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa").
+    Calc(calc_cmd::CalcArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Play { powers, seed, load } => match play::run(play::PlayArgs { powers, seed, load }) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("warboard play: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Map { ruleset, space } => match map_cmd::run(&ruleset, space.as_deref()) {
             Ok(text) => {
                 print!("{text}");
@@ -72,6 +109,24 @@ fn main() -> ExitCode {
         },
         Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
         Command::Selfplay { games, axis, allies, seed, rounds } => selfplay_cmd::run(games, &axis, &allies, seed, rounds),
+        Command::Engine => match engine_cmd::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("warboard engine: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Calc(args) => calc_cmd::run(args),
+        Command::Replay { file } => match replay_cmd::run(&file) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("warboard replay: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

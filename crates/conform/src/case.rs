@@ -42,7 +42,7 @@ pub fn unit_type(game: &Game, v: &Value) -> Result<UnitType, String> {
 fn count(v: Option<&Value>) -> Result<u32, String> {
     match v {
         None => Ok(1),
-        Some(c) => c.as_u64().filter(|n| *n >= 1).map(|n| n as u32).ok_or_else(|| format!("a count must be a whole number from 1, not {c}")),
+        Some(c) => c.as_u64().filter(|n| *n >= 1).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("a count must be a whole number from 1, not {c}")),
     }
 }
 
@@ -90,7 +90,7 @@ pub fn load(case: &Value) -> Result<Loaded, String> {
 
 fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitId>) -> Result<(), String> {
     if let Some(r) = field(state, "round") {
-        game.state.round = r.as_u64().filter(|r| *r >= 1).ok_or("`round` counts from 1")? as u32;
+        game.state.round = r.as_u64().filter(|r| *r >= 1).and_then(|r| u32::try_from(r).ok()).ok_or("`round` counts from 1")?;
     }
     if let Some(t) = field(state, "turn") {
         game.state.turn = power(game, t)?;
@@ -128,7 +128,7 @@ fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitI
     if let Some(p) = field(state, "purchased") {
         for (t, n) in p.as_object().ok_or("`purchased` must be an object")? {
             let kind = unit_type(game, &Value::String(t.clone()))?;
-            let n = n.as_u64().ok_or_else(|| format!("purchased {t} must be a count"))? as u32;
+            let n = n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("purchased {t} must be a count"))?;
             if n > 0 {
                 game.state.purchased.insert(kind, n);
             }
@@ -214,7 +214,7 @@ fn unit_counts(game: &Game, v: Option<&Value>) -> Result<Vec<(UnitType, u32)>, S
     obj.iter()
         .map(|(t, n)| {
             let kind = unit_type(game, &Value::String(t.clone()))?;
-            let n = n.as_u64().ok_or_else(|| format!("the count of {t} must be a whole number"))? as u32;
+            let n = n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("the count of {t} must be a whole number"))?;
             Ok((kind, n))
         })
         .collect()
@@ -235,7 +235,7 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
     let ty = field(v, "type").and_then(Value::as_str).ok_or_else(|| Malformed("an action needs a `type`".into()))?;
     Ok(match ty {
         "research" => Action::Research {
-            dice: field(v, "dice").and_then(Value::as_u64).ok_or_else(|| Malformed("research needs `dice`".into()))? as u32,
+            dice: field(v, "dice").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| Malformed("research needs `dice`: a whole number".into()))?,
             development: match field(v, "development").and_then(Value::as_str) {
                 None => None,
                 Some(name) => Some(Development::parse(name).ok_or_else(|| Malformed(format!("unknown development `{name}`")))?),

@@ -138,3 +138,21 @@ fn capital_victory_is_checked_at_the_end_of_the_round_or_turn() {
         assert_eq!(g.state.winner, Some(warboard_rules::Side::Axis), "{when}");
     }
 }
+
+#[test]
+fn huge_purchases_and_endless_battles_are_refused() {
+    let mut g = Game::standard(ruleset("classic").unwrap());
+    end_phases(&mut g, 1);
+    let bank = g.state.ipcs[0];
+    let e = g.apply(&Action::Purchase { units: vec![(UnitType::Battleship, u32::MAX)] }, &mut FixedDice(6)).unwrap_err();
+    assert_eq!(e.code, "purchase/cost");
+    assert_eq!(g.state.ipcs[0], bank);
+    // Dice that always miss: the battle never ends, and is refused.
+    use warboard_rules::battle::standalone::{build, BattleSpec};
+    let spec = BattleSpec { attackers: vec![(UnitType::Infantry, 1)], defenders: vec![(UnitType::Infantry, 1)], amphibious: false };
+    let mut b = build(ruleset("classic").unwrap(), &spec).unwrap();
+    let before = b.game.state.clone();
+    let e = b.game.apply(&Action::Resolve { at: Some(b.at) }, &mut FixedDice(6)).unwrap_err();
+    assert_eq!(e.code, "battle/endless");
+    assert_eq!(b.game.state, before);
+}

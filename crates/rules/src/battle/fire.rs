@@ -10,6 +10,9 @@ use crate::ids::{PowerId, SpaceId, UnitId};
 use crate::ruleset::BombingCap;
 use crate::state::Development;
 
+/// More rounds than any real battle lasts.
+const MAX_ROUNDS: u32 = 1000;
+
 /// Rolls the battle at index `i` on until a real choice is needed (or, with
 /// `auto`, to its end with the default decisions).
 pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleError> {
@@ -95,6 +98,14 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
             Stage::PressOrRetreat => {
                 if !auto && retreat_allowed(ctx, i).is_ok() {
                     return Ok(());
+                }
+                // Dice that never hit (FORMAT.md's "miss") or sides that
+                // cannot hurt each other would fight forever.
+                if ctx.s.battles[i].round >= MAX_ROUNDS {
+                    return Err(RuleError::new(
+                        "battle/endless",
+                        format!("the battle at {} has gone {MAX_ROUNDS} rounds: with these dice it never ends", ctx.name(b.at)),
+                    ));
                 }
                 ctx.s.battles[i].round += 1;
                 Stage::AaFire

@@ -72,6 +72,9 @@ impl Ctx<'_> {
         if bombing && (land.len() + sea.len() > 0 || !combat) {
             return reject("move/bombing", "only bombers go on strategic bombing raids, in combat move");
         }
+        // The move is told first; what it causes (captures, AA fire, fees)
+        // follows it.
+        let first_event = self.events.len();
         if !land.is_empty() {
             self.move_land(p, &land, route, transport, combat)?;
         }
@@ -81,7 +84,7 @@ impl Ctx<'_> {
         if !air.is_empty() {
             self.move_air(p, &air, route, combat, bombing)?;
         }
-        self.events.push(Event::Moved { units: units.to_vec(), route: route.to_vec() });
+        self.events.insert(first_event, Event::Moved { units: units.to_vec(), route: route.to_vec() });
         Ok(())
     }
 

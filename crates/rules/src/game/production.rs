@@ -25,7 +25,7 @@ impl Ctx<'_> {
             (true, Some(d)) if self.s.has_development(p, d) => return reject("research/owned", format!("{} already has {}", self.power_name(p), d.name())),
             _ => {}
         }
-        let cost = RESEARCH_DIE_COST * dice as i32;
+        let cost = (RESEARCH_DIE_COST as i64 * dice as i64).min(i32::MAX as i64) as i32;
         if dice == 0 || cost > self.s.ipcs[p.index()] {
             return reject("research/cost", format!("{dice} research dice cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
         }
@@ -47,6 +47,7 @@ impl Ctx<'_> {
             }
             // A second die picks the development on the chart; one already
             // owned is rolled again (`rules/classic.md` §4).
+            let mut tries = 0;
             loop {
                 let d = self.roll()?;
                 let dev = Development::CHART[(d - 1) as usize];
@@ -54,6 +55,12 @@ impl Ctx<'_> {
                     self.s.developments[p.index()] |= 1 << dev as u8;
                     self.events.push(Event::Developed { power: p, development: dev.name().into() });
                     break;
+                }
+                // Dice that only ever show owned developments (fixed dice)
+                // would re-roll forever.
+                tries += 1;
+                if tries > 1000 {
+                    return reject("dice/stuck", "the dice keep showing developments already owned");
                 }
             }
         }
@@ -125,16 +132,19 @@ impl Ctx<'_> {
             return reject("purchase/wrong-phase", "units are bought in the purchase phase");
         }
         let p = self.s.turn;
-        let mut cost = 0;
+        // Costs are added in 64 bits: no count, however large, can wrap
+        // into a negative price.
+        let mut cost: i64 = 0;
         for (kind, n) in units {
             if self.rs.unit(*kind).is_none() {
                 return reject("purchase/unknown-unit", format!("there are no {kind} units in this ruleset"));
             }
-            cost += self.unit_cost(*kind) * *n as i32;
+            cost += self.unit_cost(*kind) as i64 * *n as i64;
         }
-        if cost > self.s.ipcs[p.index()] {
+        if cost > self.s.ipcs[p.index()] as i64 {
             return reject("purchase/cost", format!("these units cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
         }
+        let cost = cost as i32;
         self.s.ipcs[p.index()] -= cost;
         for (kind, n) in units {
             if *n > 0 {
@@ -182,7 +192,7 @@ impl Ctx<'_> {
             return reject("place/wrong-phase", "units are placed in the placement phase");
         }
         let p = self.s.turn;
-        let total: u32 = units.iter().map(|(_, n)| n).sum();
+        let total: u32 = units.iter().fold(0u32, |a, (_, n)| a.saturating_add(*n));
         if total == 0 {
             return reject("place/nothing", "name the units to place");
         }

@@ -1,0 +1,86 @@
+//! Benchmarks of the battle calculator (results in BENCHMARKS.md):
+//! `cargo bench -p warboard-calc`.
+//!
+//! - exact, mixed land battles of 10, 30 and 100 units a side (a warm
+//!   calculator, cache bypassed: what a computer player pays for a new
+//!   position), and a cache hit;
+//! - Monte Carlo through the battle engine, on one core;
+//! - the exact 30-vs-30 answer against 10,000 Monte Carlo runs of it.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::time::Duration;
+use warboard_calc::{Battle, CalcOptions, Calculator, MonteCarlo};
+
+const MIXED_10: &str = "4 inf, 3 arm, 2 ftr, 1 bmb vs 6 inf, 2 arm, 2 ftr, 1 aa";
+const MIXED_30: &str = "12 inf, 10 arm, 6 ftr, 2 bmb vs 18 inf, 6 arm, 6 ftr, 1 aa";
+const MIXED_100: &str = "40 inf, 30 arm, 20 ftr, 10 bmb vs 60 inf, 20 arm, 20 ftr, 1 aa";
+const INFANTRY_10: &str = "10 inf vs 10 inf";
+
+fn calculator() -> Calculator {
+    Calculator::new(warboard_rules::ruleset("classic").unwrap())
+}
+
+/// A pool of one thread: Monte Carlo "per core".
+fn one_core() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap()
+}
+
+fn exact(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exact");
+    let opts = CalcOptions::default();
+    let mut calc = calculator();
+    for (name, text) in [("10v10 infantry", INFANTRY_10), ("10v10 mixed", MIXED_10), ("30v30 mixed", MIXED_30), ("100v100 mixed", MIXED_100)] {
+        let battle = Battle::parse(text).unwrap();
+        let o = calc.exact_uncached(&battle, &opts).unwrap();
+        eprintln!("{name}: {text}: attacker wins {:.6}, pruned {:.1e}", o.attacker_wins, o.pruned);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| calc.exact_uncached(black_box(&battle), &opts).unwrap()));
+    }
+    let battle = Battle::parse(MIXED_30).unwrap();
+    group.bench_function("30v30 mixed, cache hit", |b| b.iter(|| calc.exact(black_box(&battle), &opts).unwrap()));
+    let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
+    group.bench_function("30v30 mixed, with rounds distribution", |b| {
+        b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
+    });
+    group.finish();
+}
+
+fn monte_carlo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("monte_carlo_one_core");
+    let pool = one_core();
+    let calc = calculator();
+    let opts = CalcOptions::default();
+    for (name, text) in [("10v10 mixed", MIXED_10), ("30v30 mixed", MIXED_30)] {
+        let battle = Battle::parse(text).unwrap();
+        let runs = 1000;
+        group.throughput(Throughput::Elements(runs));
+        group.bench_function(BenchmarkId::new("1000 battles", name), |b| {
+            b.iter(|| pool.install(|| calc.monte_carlo(black_box(&battle), &opts, MonteCarlo { runs, seed: 1 }).unwrap()))
+        });
+    }
+    group.finish();
+}
+
+fn exact_against_monte_carlo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("30v30 mixed: exact vs 10,000 Monte Carlo runs, one core");
+    group.sample_size(10);
+    let pool = one_core();
+    let mut calc = calculator();
+    let opts = CalcOptions::default();
+    let battle = Battle::parse(MIXED_30).unwrap();
+    group.bench_function("exact", |b| b.iter(|| calc.exact_uncached(black_box(&battle), &opts).unwrap()));
+    group.bench_function("monte carlo 10000", |b| {
+        b.iter(|| pool.install(|| calc.monte_carlo(black_box(&battle), &opts, MonteCarlo { runs: 10_000, seed: 1 }).unwrap()))
+    });
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1)).sample_size(20)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = exact, monte_carlo, exact_against_monte_carlo
+}
+criterion_main!(benches);

@@ -1,0 +1,138 @@
+//! warboard's battle calculator: "if I attack with this against that, what
+//! happens?"
+//!
+//! Two modes answer with the same [`Outcome`]:
+//! - **exact**: the full outcome distribution by dynamic programming over
+//!   battle states (module `exact`), for players and for the computer
+//!   players, who ask thousands of times a turn (use a [`Calculator`]: it
+//!   reuses its buffers and caches answers);
+//! - **Monte Carlo**: the battle fought many times by the battle engine
+//!   itself, seeded and in parallel, with standard errors.
+//!
+//! There is no second implementation of the combat rules: unit values come
+//! from the ruleset's unit table, battles are validated by building the
+//! engine's own standalone position, Monte Carlo runs the engine, and the
+//! exact mode's round structure mirrors the engine step by step (see
+//! `exact`); tests check the two modes agree.
+//!
+//! ```
+//! use warboard_calc::{Battle, CalcOptions, Calculator};
+//! let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
+//! let battle = Battle::parse("1 inf vs 1 inf").unwrap();
+//! let odds = calc.exact(&battle, &CalcOptions::default()).unwrap();
+//! assert!((odds.attacker_wins - 0.25).abs() < 1e-12);
+//! ```
+
+mod dist;
+mod exact;
+mod graph;
+mod loss;
+mod model;
+mod montecarlo;
+mod options;
+mod result;
+mod spec;
+
+pub use montecarlo::MonteCarlo;
+pub use options::{CalcOptions, LossOrder, RetreatPolicy};
+pub use result::{Ending, Method, Outcome, StandardErrors, SurvivorOutcome};
+pub use spec::{known_names, parse_army, unit_by_name, Army, Battle};
+
+use model::BattleModel;
+use std::collections::HashMap;
+use std::sync::Arc;
+use warboard_rules::Ruleset;
+
+/// Why a battle cannot be calculated.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CalcError {
+    /// The text or an option could not be read.
+    #[error("{0}")]
+    Syntax(String),
+    #[error("unknown unit \"{0}\"; known names: {names}", names = known_names())]
+    UnknownUnit(String),
+    /// The battle cannot happen (as the battle engine says).
+    #[error("impossible battle: {0}")]
+    Impossible(String),
+    #[error("too large for the exact calculation: {0}; use Monte Carlo")]
+    TooLarge(String),
+    /// The battle engine refused a decision (a bug, if it ever happens).
+    #[error("{0}")]
+    Engine(String),
+}
+
+/// Answers cached per calculator before the cache is emptied.
+const DEFAULT_CACHE_LIMIT: usize = 100_000;
+
+/// Exact and Monte Carlo odds for one ruleset. Keeps its working buffers
+/// between calls (the exact mode allocates next to nothing once warm) and
+/// caches exact answers by (battle, options). One per thread.
+pub struct Calculator {
+    ruleset: Arc<Ruleset>,
+    workspace: exact::Workspace,
+    cache: HashMap<(Battle, CalcOptions), Arc<Outcome>>,
+    cache_limit: usize,
+    hits: u64,
+}
+
+impl Calculator {
+    pub fn new(ruleset: Arc<Ruleset>) -> Calculator {
+        Calculator { ruleset, workspace: exact::Workspace::default(), cache: HashMap::new(), cache_limit: DEFAULT_CACHE_LIMIT, hits: 0 }
+    }
+
+    pub fn ruleset(&self) -> &Arc<Ruleset> {
+        &self.ruleset
+    }
+
+    /// At most this many answers are kept; when full the cache starts over.
+    pub fn with_cache_limit(mut self, limit: usize) -> Calculator {
+        self.cache_limit = limit;
+        self
+    }
+
+    /// The exact outcome, from the cache when this battle was asked before.
+    pub fn exact(&mut self, battle: &Battle, opts: &CalcOptions) -> Result<Arc<Outcome>, CalcError> {
+        let key = (*battle, opts.clone());
+        if let Some(hit) = self.cache.get(&key) {
+            self.hits += 1;
+            return Ok(hit.clone());
+        }
+        let outcome = Arc::new(self.exact_uncached(battle, opts)?);
+        if self.cache.len() >= self.cache_limit {
+            self.cache.clear();
+        }
+        self.cache.insert(key, outcome.clone());
+        Ok(outcome)
+    }
+
+    /// The exact outcome, computed afresh.
+    pub fn exact_uncached(&mut self, battle: &Battle, opts: &CalcOptions) -> Result<Outcome, CalcError> {
+        let (model, _) = BattleModel::new(&self.ruleset, battle, opts.amphibious)?;
+        exact::solve(&model, opts, &mut self.workspace)
+    }
+
+    /// The Monte Carlo estimate (all cores, through rayon's pool).
+    pub fn monte_carlo(&self, battle: &Battle, opts: &CalcOptions, mc: MonteCarlo) -> Result<Outcome, CalcError> {
+        let (model, standalone) = BattleModel::new(&self.ruleset, battle, opts.amphibious)?;
+        montecarlo::run(&self.ruleset, &model, &standalone, opts, mc)
+    }
+
+    /// Answers served from the cache so far.
+    pub fn cache_hits(&self) -> u64 {
+        self.hits
+    }
+
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+}
+
+/// The exact outcome of one battle (a one-off [`Calculator`]).
+pub fn exact(ruleset: &Arc<Ruleset>, battle: &Battle, opts: &CalcOptions) -> Result<Outcome, CalcError> {
+    Calculator::new(ruleset.clone()).exact_uncached(battle, opts)
+}
+
+/// The Monte Carlo estimate of one battle.
+pub fn monte_carlo(ruleset: &Arc<Ruleset>, battle: &Battle, opts: &CalcOptions, mc: MonteCarlo) -> Result<Outcome, CalcError> {
+    Calculator::new(ruleset.clone()).monte_carlo(battle, opts, mc)
+}

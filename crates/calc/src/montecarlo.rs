@@ -1,0 +1,267 @@
+//! Monte Carlo: the battle fought many times by the battle engine itself
+//! (the standalone position of `warboard_rules::battle::standalone`), with
+//! the side's order of loss answering the engine's casualty decisions and
+//! the retreat policy answering its press-or-retreat decisions.
+//!
+//! Runs are split into fixed blocks, each run seeded from the seed and its
+//! own index, so the answer is the same whatever the number of threads.
+
+use crate::exact::{self, Workspace};
+use crate::loss::{LossRule, Pool, CLASSES};
+use crate::model::{BattleModel, TYPES};
+use crate::options::{CalcOptions, RetreatPolicy};
+use crate::result::{Ending, Key, Method, Outcome, OutcomeBuilder};
+use crate::spec::Army;
+use crate::CalcError;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use warboard_rules::battle::casualties::{attackers, defenders};
+use warboard_rules::battle::standalone::Standalone;
+use warboard_rules::battle::{self, BattleResult, BattleSide, Decision};
+use warboard_rules::{Action, Event, GameState, Ruleset, SeededDice, UnitId};
+
+/// How many battles to fight, and the seed of their dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MonteCarlo {
+    pub runs: u64,
+    pub seed: u64,
+}
+
+/// Runs per block of work (and per seed stream).
+const BLOCK: u64 = 256;
+/// Decisions after which a battle counts as unfinished (no ruleset has an
+/// endless battle today).
+const MAX_DECISIONS: usize = 100_000;
+
+/// One fought battle.
+struct Fought {
+    ending: Ending,
+    captured: bool,
+    attackers: Army,
+    defenders: Army,
+    rounds: usize,
+}
+
+/// Counts of a block of runs.
+#[derive(Default)]
+struct Tally {
+    endings: HashMap<Key, u64>,
+    rounds: Vec<u64>,
+    unfinished: u64,
+}
+
+/// What every run shares.
+struct Setup<'a> {
+    rs: &'a Ruleset,
+    model: &'a BattleModel,
+    standalone: &'a Standalone,
+    opts: &'a CalcOptions,
+    attacker_rule: LossRule,
+    defender_rule: LossRule,
+}
+
+pub(crate) fn run(rs: &Ruleset, model: &BattleModel, standalone: &Standalone, opts: &CalcOptions, mc: MonteCarlo) -> Result<Outcome, CalcError> {
+    opts.check()?;
+    if mc.runs == 0 {
+        return Err(CalcError::Syntax("Monte Carlo needs at least one run".into()));
+    }
+    let setup = Setup {
+        rs,
+        model,
+        standalone,
+        opts,
+        attacker_rule: LossRule::new(model, &opts.attacker_order, true),
+        defender_rule: LossRule::new(model, &opts.defender_order, false),
+    };
+    let blocks = mc.runs.div_ceil(BLOCK);
+    let results: Vec<Result<Tally, CalcError>> = (0..blocks)
+        .into_par_iter()
+        .map(|block| {
+            let mut tally = Tally::default();
+            let mut chances = WinChances::default();
+            for i in block * BLOCK..((block + 1) * BLOCK).min(mc.runs) {
+                match fight(&setup, run_seed(mc.seed, i), &mut chances)? {
+                    Some(f) => {
+                        *tally.endings.entry((f.ending, f.captured, f.attackers, f.defenders)).or_default() += 1;
+                        if tally.rounds.len() <= f.rounds {
+                            tally.rounds.resize(f.rounds + 1, 0);
+                        }
+                        tally.rounds[f.rounds] += 1;
+                    }
+                    None => tally.unfinished += 1,
+                }
+            }
+            Ok(tally)
+        })
+        .collect();
+    // Counts add up the same in any order: the answer does not depend on
+    // how the blocks were shared among threads.
+    let mut total = Tally::default();
+    for r in results {
+        let t = r?;
+        for (k, n) in t.endings {
+            *total.endings.entry(k).or_default() += n;
+        }
+        if total.rounds.len() < t.rounds.len() {
+            total.rounds.resize(t.rounds.len(), 0);
+        }
+        for (r, n) in t.rounds.iter().enumerate() {
+            total.rounds[r] += n;
+        }
+        total.unfinished += t.unfinished;
+    }
+    let mut builder = OutcomeBuilder::new();
+    for ((ending, captured, attackers, defenders), n) in total.endings {
+        builder.add(ending, captured, attackers, defenders, n as f64);
+    }
+    for (r, n) in total.rounds.iter().enumerate() {
+        builder.add_rounds(r, *n as f64);
+    }
+    let runs = mc.runs as f64;
+    Ok(builder.finish(model, Method::MonteCarlo { runs: mc.runs, seed: mc.seed }, runs, total.unfinished as f64 / runs, None, true))
+}
+
+/// The seed of run `i`: SplitMix64 of the seed and the index.
+fn run_seed(seed: u64, i: u64) -> u64 {
+    let mut z = seed ^ i.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(0x6a09_e667_f3bc_c909);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The exact win chance of mid-battle positions, for the "below p"
+/// retreat policy, computed once per position per block.
+#[derive(Default)]
+struct WinChances {
+    workspace: Option<Workspace>,
+    known: HashMap<(Army, Army), f64>,
+}
+
+impl WinChances {
+    fn get(&mut self, setup: &Setup, attackers: Army, defenders: Army, threshold: f64) -> Result<f64, CalcError> {
+        if let Some(c) = self.known.get(&(attackers, defenders)) {
+            return Ok(*c);
+        }
+        // From now on only ordinary rounds are fought: no AA fire or
+        // bombardment (round one only).
+        let mut mid = setup.model.clone();
+        mid.attackers = attackers;
+        mid.defenders = defenders;
+        mid.aa_value = 0;
+        mid.bombard_values.clear();
+        let ws = self.workspace.get_or_insert_with(Workspace::default);
+        let chance = exact::win_chance_pressing_on(&mid, setup.opts, ws, threshold)?;
+        self.known.insert((attackers, defenders), chance);
+        Ok(chance)
+    }
+}
+
+/// Units by type.
+fn army_of_units(state: &GameState, ids: &[UnitId]) -> Army {
+    let mut army = Army::new();
+    for u in ids.iter().filter_map(|id| state.unit(*id)) {
+        army.add(u.kind, 1);
+    }
+    army
+}
+
+/// Fights one battle; `None` if it does not finish.
+fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fought>, CalcError> {
+    let rs = setup.rs;
+    let model = setup.model;
+    let at = setup.standalone.at;
+    let mut game = setup.standalone.game.clone();
+    let attacker = game.state.turn;
+    let mut dice = SeededDice::new(seed);
+    let (mut lost_att, mut lost_def) = (Army::new(), Army::new());
+    let mut action = Action::Battle { at };
+    for _ in 0..MAX_DECISIONS {
+        let events = game
+            .apply(&action, &mut dice)
+            .map_err(|e| CalcError::Engine(format!("the battle engine refused {action:?}: {e}")))?;
+        for e in &events {
+            if let Event::Destroyed { units, .. } = e {
+                for (_, kind, owner) in units {
+                    if *owner == attacker { lost_att.add(*kind, 1) } else { lost_def.add(*kind, 1) }
+                }
+            }
+        }
+        let Some((i, decision)) = battle::decision(rs, &game.state) else {
+            break;
+        };
+        action = match decision {
+            Decision::Casualties { side, hits, candidates, .. } => {
+                let rule = match side {
+                    BattleSide::Attacker => &setup.attacker_rule,
+                    BattleSide::Defender => &setup.defender_rule,
+                };
+                Action::Casualties { units: choose_casualties(rule, &game.state, &candidates, hits) }
+            }
+            // Submarines stay in the battle (the exact mode has no
+            // withdrawals either).
+            Decision::AttackerSubmarines | Decision::DefenderSubmarines => Action::Continue,
+            Decision::PressOrRetreat => {
+                let b = &game.state.battles[i];
+                let retreat = match setup.opts.retreat {
+                    RetreatPolicy::Never => false,
+                    RetreatPolicy::AfterRound(n) => b.round >= n,
+                    RetreatPolicy::WinChanceBelow(p) => {
+                        let att = army_of_units(&game.state, &attackers(rs, &game.state, b));
+                        let def = army_of_units(&game.state, &defenders(rs, &game.state, b));
+                        chances.get(setup, att, def, p)? < p
+                    }
+                };
+                if retreat {
+                    // Only aircraft left: they break off without a
+                    // destination (decisions.rs, `retreat_allowed`).
+                    let ground = attackers(rs, &game.state, b).iter().any(|id| game.state.unit(*id).is_some_and(|u| !rs.stats(u.kind).is_air()));
+                    Action::Retreat { to: ground.then_some(setup.standalone.retreat_to) }
+                } else {
+                    Action::Continue
+                }
+            }
+        };
+    }
+    let b = &game.state.battles[0];
+    let ending = match b.result {
+        BattleResult::AttackerWon => Ending::AttackerWins,
+        BattleResult::DefenderWon => Ending::DefenderWins,
+        BattleResult::Draw => Ending::Draw,
+        BattleResult::Retreated => Ending::Retreated,
+        BattleResult::Pending | BattleResult::Ongoing => return Ok(None),
+    };
+    let captured = ending == Ending::AttackerWins && !model.sea && game.state.control[at.index()] == Some(attacker);
+    let mut survivors_att = model.attackers;
+    for (t, n) in model.bystanders.iter() {
+        survivors_att.add(t, n);
+    }
+    let mut survivors_def = model.defenders;
+    for (t, n) in lost_att.iter() {
+        survivors_att.remove(t, n);
+    }
+    for (t, n) in lost_def.iter() {
+        survivors_def.remove(t, n);
+    }
+    let rounds = if model.defenders.is_empty() { 0 } else { b.round as usize };
+    Ok(Some(Fought { ending, captured, attackers: survivors_att, defenders: survivors_def, rounds }))
+}
+
+/// The casualties the side's order of loss picks among the candidates.
+fn choose_casualties(rule: &LossRule, state: &GameState, candidates: &[UnitId], hits: u32) -> Vec<UnitId> {
+    let class_of = |id: &UnitId| state.unit(*id).map(|u| u.kind.index() + if u.hits > 0 { TYPES } else { 0 });
+    let mut comp = [0u16; CLASSES];
+    for id in candidates {
+        if let Some(c) = class_of(id) {
+            comp[c] += 1;
+        }
+    }
+    let mut chosen: Vec<UnitId> = Vec::with_capacity(hits as usize);
+    for _ in 0..hits {
+        let Some(class) = rule.next_hit(&comp, Pool::All) else { break };
+        comp[class] -= 1;
+        if let Some(id) = candidates.iter().find(|id| class_of(id) == Some(class) && !chosen.contains(id)) {
+            chosen.push(*id);
+        }
+    }
+    chosen
+}

@@ -1,0 +1,160 @@
+//! The exact mode against the battle engine: Monte Carlo through the engine
+//! on random small battles (land, with AA guns, amphibious with
+//! bombardment, sea with submarines and carriers; random retreat policies
+//! and orders of loss) must agree with the exact answer within statistical
+//! tolerance (5 standard errors; the seeds are fixed, so this is
+//! deterministic).
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{RngCore, SeedableRng};
+use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, MonteCarlo, Outcome, RetreatPolicy};
+use warboard_rules::UnitType::{self, *};
+
+fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    rng.next_u32() % n.max(1)
+}
+
+fn pick(rng: &mut ChaCha8Rng, types: &[UnitType], max: u32) -> Army {
+    let mut army = Army::new();
+    for t in types {
+        army.add(*t, below(rng, max + 1));
+    }
+    if army.is_empty() {
+        army.add(types[0], 1);
+    }
+    army
+}
+
+/// A random small battle the engine can fight, with random options.
+fn random_battle(rng: &mut ChaCha8Rng) -> (Battle, CalcOptions) {
+    let mut opts = CalcOptions::default();
+    let battle = match below(rng, 4) {
+        0 | 1 => {
+            let attackers = pick(rng, &[Infantry, Armor, Fighter, Bomber], 2);
+            let mut defenders = pick(rng, &[Infantry, Armor, Fighter], 2);
+            if below(rng, 2) == 0 {
+                defenders.add(AaGun, 1);
+            }
+            Battle::new(attackers, defenders)
+        }
+        2 => {
+            opts.amphibious = true;
+            let attackers = pick(rng, &[Infantry, Armor], 2).with(Battleship, below(rng, 3));
+            Battle::new(attackers, pick(rng, &[Infantry, Armor, Fighter], 2))
+        }
+        _ => {
+            let mut defenders = pick(rng, &[Submarine, Battleship, AircraftCarrier, Fighter, Transport], 2);
+            // Defending fighters stand on carriers (DAAK 3.4(a)).
+            let room = 2 * defenders.count(AircraftCarrier);
+            let extra = defenders.count(Fighter).saturating_sub(room);
+            defenders.remove(Fighter, extra);
+            if defenders.is_empty() {
+                defenders.add(Transport, 1);
+            }
+            Battle::new(pick(rng, &[Submarine, Battleship, AircraftCarrier, Fighter, Bomber, Transport], 2), defenders)
+        }
+    };
+    opts.retreat = match below(rng, 4) {
+        0 => RetreatPolicy::AfterRound(1 + below(rng, 3)),
+        1 => RetreatPolicy::WinChanceBelow([0.2, 0.5, 0.8][below(rng, 3) as usize]),
+        _ => RetreatPolicy::Never,
+    };
+    let orders = [LossOrder::Default, LossOrder::KeepLandUnit, LossOrder::KeepAircraft, LossOrder::Explicit(vec![Armor, Fighter])];
+    if below(rng, 3) == 0 {
+        opts.attacker_order = orders[below(rng, 4) as usize].clone();
+    }
+    if below(rng, 4) == 0 {
+        opts.defender_order = orders[below(rng, 4) as usize].clone();
+    }
+    (battle, opts)
+}
+
+/// Fails if a Monte Carlo estimate is further than `sigmas` standard
+/// errors from the exact value, the standard errors being those of the
+/// exact distribution (so a sample that happens to have no spread is judged
+/// fairly).
+fn agree(what: &str, exact: &Outcome, mc: &Outcome, runs: u64, sigmas: f64) {
+    let rs = warboard_rules::ruleset("classic").unwrap();
+    let n = runs as f64;
+    // Rare events are far from normal (an ending with probability 1e-5
+    // still turns up in one run of 1500 now and then): allow three runs'
+    // worth of the quantity's range on top.
+    let check = |name: &str, e: f64, var: f64, range: f64, m: f64| {
+        let se = (var.max(0.0) / n).sqrt();
+        let tolerance = sigmas * se + 3.0 * range / n + 1e-9;
+        assert!((e - m).abs() <= tolerance, "{what}: {name}: exact {e}, Monte Carlo {m} (se {se})");
+    };
+    let prob = |name: &str, e: f64, m: f64| check(name, e, e * (1.0 - e), 1.0, m);
+    prob("attacker wins", exact.attacker_wins, mc.attacker_wins);
+    prob("defender wins", exact.defender_wins, mc.defender_wins);
+    prob("draw", exact.draw, mc.draw);
+    prob("retreated", exact.retreated, mc.retreated);
+    prob("captured", exact.captured, mc.captured);
+    // Mean and variance of a quantity over the exact outcomes.
+    let moments = |f: &dyn Fn(&warboard_calc::SurvivorOutcome) -> f64| {
+        let m1: f64 = exact.outcomes.iter().map(|o| o.probability * f(o)).sum();
+        let m2: f64 = exact.outcomes.iter().map(|o| o.probability * f(o) * f(o)).sum();
+        let max = exact.outcomes.iter().map(f).fold(f64::MIN, f64::max);
+        let min = exact.outcomes.iter().map(f).fold(f64::MAX, f64::min);
+        (m1, m2 - m1 * m1, max - min)
+    };
+    let cost = |a: &Army| a.iter().map(|(t, k)| (rs.stats(t).cost * k) as f64).sum::<f64>();
+    let (_, var, range) = moments(&|o| cost(&o.attackers));
+    check("attacker loss", exact.attacker_ipc_loss, var, range, mc.attacker_ipc_loss);
+    let (_, var, range) = moments(&|o| cost(&o.defenders));
+    check("defender loss", exact.defender_ipc_loss, var, range, mc.defender_ipc_loss);
+    let r1: f64 = exact.rounds_distribution.iter().enumerate().map(|(r, p)| r as f64 * p).sum();
+    let r2: f64 = exact.rounds_distribution.iter().enumerate().map(|(r, p)| (r * r) as f64 * p).sum();
+    check("rounds", exact.expected_rounds, r2 - r1 * r1, exact.rounds_distribution.len() as f64, mc.expected_rounds);
+    for (t, m) in &mc.attacker_survivors {
+        let (e, var, range) = moments(&|o| o.attackers.count(*t) as f64);
+        check(&format!("attacking {t} left"), e, var, range, *m);
+    }
+    for (t, m) in &mc.defender_survivors {
+        let (e, var, range) = moments(&|o| o.defenders.count(*t) as f64);
+        check(&format!("defending {t} left"), e, var, range, *m);
+    }
+}
+
+fn sweep(battles: usize, runs: u64, seed: u64) {
+    let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut done = 0;
+    while done < battles {
+        let (battle, opts) = random_battle(&mut rng);
+        let exact_opts = CalcOptions { rounds_distribution: true, ..opts.clone() };
+        let exact = match calc.exact(&battle, &exact_opts) {
+            Ok(o) => o,
+            Err(e) => panic!("{battle:?}: {e}"),
+        };
+        assert!(exact.pruned < 1e-9);
+        let mc = calc.monte_carlo(&battle, &opts, MonteCarlo { runs, seed: rng.next_u64() }).unwrap();
+        let what = format!("{} vs {} ({opts:?})", battle.attackers, battle.defenders);
+        agree(&what, &exact, &mc, runs, 5.0);
+        done += 1;
+    }
+}
+
+#[test]
+fn exact_and_monte_carlo_agree_on_random_battles() {
+    sweep(200, 3000, 1);
+}
+
+#[test]
+fn monte_carlo_is_reproducible() {
+    let calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
+    let battle = Battle::parse("3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa").unwrap();
+    let mc = MonteCarlo { runs: 700, seed: 42 };
+    let a = calc.monte_carlo(&battle, &CalcOptions::default(), mc).unwrap();
+    let b = calc.monte_carlo(&battle, &CalcOptions::default(), mc).unwrap();
+    assert_eq!(a, b);
+    let total: f64 = a.rounds_distribution.iter().sum();
+    assert!((total - 1.0).abs() < 1e-12);
+}
+
+/// A bigger sweep: `cargo test -p warboard-calc --release -- --ignored`.
+#[test]
+#[ignore]
+fn exact_and_monte_carlo_agree_on_many_random_battles() {
+    sweep(500, 20_000, 2);
+}

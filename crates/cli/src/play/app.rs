@@ -1,0 +1,440 @@
+//! The program's state between frames, and what each key does to it. No
+//! drawing and no terminal here: keys go in, state comes out, so that the
+//! interface is tested like any other code.
+
+use super::board;
+use super::command::{self, Command, Order, SYNTAX};
+use super::narrate::{LineKind, LogLine};
+use super::save;
+use super::session::Session;
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use warboard_rules::battle;
+use warboard_rules::SpaceId;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// The first screen: which powers the person plays.
+    PickPowers,
+    Game,
+}
+
+/// Where typed characters go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Typing {
+    Command,
+    /// After `/`: the spaces panel's filter.
+    Filter,
+}
+
+/// The last message under the panels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    Info(String),
+    Error(String),
+}
+
+pub struct App {
+    pub screen: Screen,
+    pub session: Session,
+    /// The power picker: which powers are ticked, and the highlighted row.
+    pub picked: Vec<bool>,
+    pub pick_cursor: usize,
+    pub input: String,
+    pub filter: String,
+    pub typing: Typing,
+    /// Index of the selected row among the spaces matching the filter.
+    pub cursor: usize,
+    /// Rows the spaces panel showed last frame (PageUp/PageDown's step).
+    pub page: usize,
+    pub show_income: bool,
+    pub message: Option<Message>,
+    /// How many lines the log is scrolled back from its newest line.
+    pub log_scroll: usize,
+    pub quit: bool,
+}
+
+impl App {
+    /// Starts on the power picker, or straight in the game when the powers
+    /// are already known.
+    pub fn new(session: Session, powers_known: bool) -> App {
+        let picked = session.humans().to_vec();
+        App {
+            screen: if powers_known { Screen::Game } else { Screen::PickPowers },
+            session,
+            picked,
+            pick_cursor: 0,
+            input: String::new(),
+            filter: String::new(),
+            typing: Typing::Command,
+            cursor: 0,
+            page: 10,
+            show_income: false,
+            message: None,
+            log_scroll: 0,
+            quit: false,
+        }
+    }
+
+    /// The spaces the panel lists now.
+    pub fn spaces(&self) -> Vec<SpaceId> {
+        board::matching(self.session.game(), &self.filter)
+    }
+
+    pub fn selected_space(&self) -> Option<SpaceId> {
+        let spaces = self.spaces();
+        spaces.get(self.cursor.min(spaces.len().saturating_sub(1))).copied()
+    }
+
+    /// Lets the computer play until it is a person's decision or `budget`
+    /// has passed (so that the screen keeps being drawn). Returns whether
+    /// anything was played.
+    pub fn tick(&mut self, budget: Duration) -> bool {
+        if self.screen != Screen::Game {
+            return false;
+        }
+        let start = Instant::now();
+        let mut played = false;
+        while self.session.computer_to_act() && start.elapsed() < budget {
+            played |= self.session.step_computer();
+        }
+        if played {
+            self.log_scroll = 0;
+            self.focus_on_battle();
+        }
+        played
+    }
+
+    /// Selects a space in the spaces panel, clearing a filter that hides it.
+    fn focus(&mut self, at: SpaceId) {
+        if !self.spaces().contains(&at) {
+            self.filter.clear();
+        }
+        if let Some(i) = self.spaces().iter().position(|s| *s == at) {
+            self.cursor = i;
+        }
+    }
+
+    /// When a battle waits for the person's decision, its space is selected,
+    /// so that its units and odds are in view. Says whether it was.
+    fn focus_on_battle(&mut self) -> bool {
+        let game = self.session.game();
+        let Some(i) = battle::current(&game.state) else { return false };
+        if !self.session.actor().is_some_and(|p| self.session.is_human(p)) {
+            return false;
+        }
+        let at = game.state.battles[i].at;
+        self.focus(at);
+        true
+    }
+
+    pub fn handle_key(&mut self, key: KeyEvent) {
+        if key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c') {
+            self.quit = true;
+            return;
+        }
+        match self.screen {
+            Screen::PickPowers => self.pick_key(key),
+            Screen::Game => self.game_key(key),
+        }
+    }
+
+    fn pick_key(&mut self, key: KeyEvent) {
+        let n = self.picked.len();
+        match key.code {
+            KeyCode::Up => self.pick_cursor = self.pick_cursor.saturating_sub(1),
+            KeyCode::Down => self.pick_cursor = (self.pick_cursor + 1).min(n.saturating_sub(1)),
+            KeyCode::Char(' ') | KeyCode::Char('x') => {
+                if let Some(p) = self.picked.get_mut(self.pick_cursor) {
+                    *p = !*p;
+                }
+            }
+            KeyCode::Char(c @ '1'..='9') => {
+                let i = c as usize - '1' as usize;
+                if let Some(p) = self.picked.get_mut(i) {
+                    *p = !*p;
+                    self.pick_cursor = i;
+                }
+            }
+            KeyCode::Char('a') => {
+                let all = self.picked.iter().all(|p| *p);
+                self.picked.iter_mut().for_each(|p| *p = !all);
+            }
+            KeyCode::Enter => {
+                self.session.set_humans(self.picked.clone());
+                self.screen = Screen::Game;
+                if !self.picked.iter().any(|p| *p) {
+                    self.message = Some(Message::Info("the computer plays every power: watch, or quit".into()));
+                }
+            }
+            KeyCode::Esc | KeyCode::Char('q') => self.quit = true,
+            _ => {}
+        }
+    }
+
+    fn game_key(&mut self, key: KeyEvent) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+        let rows = self.spaces().len();
+        match key.code {
+            KeyCode::Up if ctrl => self.scroll_log(1, true),
+            KeyCode::Down if ctrl => self.scroll_log(1, false),
+            KeyCode::PageUp if shift => self.scroll_log(10, true),
+            KeyCode::PageDown if shift => self.scroll_log(10, false),
+            KeyCode::Up => self.cursor = self.cursor.min(rows.saturating_sub(1)).saturating_sub(1),
+            KeyCode::Down => self.cursor = (self.cursor + 1).min(rows.saturating_sub(1)),
+            KeyCode::PageUp => self.cursor = self.cursor.min(rows.saturating_sub(1)).saturating_sub(self.page.max(1)),
+            KeyCode::PageDown => self.cursor = (self.cursor + self.page.max(1)).min(rows.saturating_sub(1)),
+            KeyCode::Home => self.cursor = 0,
+            KeyCode::End => self.cursor = rows.saturating_sub(1),
+            KeyCode::F(2) => self.show_income = !self.show_income,
+            KeyCode::Tab => self.insert_selected_space(),
+            KeyCode::Esc => match self.typing {
+                Typing::Filter => {
+                    self.filter.clear();
+                    self.typing = Typing::Command;
+                    self.cursor = 0;
+                }
+                Typing::Command if self.input.is_empty() => {
+                    self.filter.clear();
+                    self.message = None;
+                }
+                Typing::Command => self.input.clear(),
+            },
+            KeyCode::Backspace => match self.typing {
+                Typing::Filter => {
+                    if self.filter.pop().is_none() {
+                        self.typing = Typing::Command;
+                    }
+                    self.cursor = 0;
+                }
+                Typing::Command => {
+                    self.input.pop();
+                }
+            },
+            KeyCode::Enter => match self.typing {
+                Typing::Filter => self.typing = Typing::Command,
+                Typing::Command => self.submit(),
+            },
+            KeyCode::Char('u') if ctrl => self.input.clear(),
+            KeyCode::Char(c) if !ctrl => self.type_char(c),
+            _ => {}
+        }
+    }
+
+    fn type_char(&mut self, c: char) {
+        match self.typing {
+            Typing::Filter => {
+                self.filter.push(c);
+                self.cursor = 0;
+            }
+            Typing::Command if self.input.is_empty() && c == '/' => {
+                self.typing = Typing::Filter;
+                self.filter.clear();
+                self.cursor = 0;
+            }
+            // No command starts with `i`: on an empty line it is the chart key.
+            Typing::Command if self.input.is_empty() && c == 'i' => self.show_income = !self.show_income,
+            Typing::Command => self.input.push(c),
+        }
+    }
+
+    fn scroll_log(&mut self, by: usize, back: bool) {
+        let most = self.session.log().len().saturating_sub(1);
+        self.log_scroll = if back { (self.log_scroll + by).min(most) } else { self.log_scroll.saturating_sub(by) };
+    }
+
+    /// Tab: the selected space's id goes into the command being typed.
+    fn insert_selected_space(&mut self) {
+        let Some(at) = self.selected_space() else { return };
+        if !self.input.is_empty() && !self.input.ends_with(' ') {
+            self.input.push(' ');
+        }
+        self.input.push_str(self.session.game().ruleset.map.name(at));
+        self.input.push(' ');
+    }
+
+    /// Carries out the input line. A refused command stays in the line so
+    /// that it can be corrected.
+    fn submit(&mut self) {
+        let line = self.input.trim().to_string();
+        if line.is_empty() {
+            return;
+        }
+        let ruleset = self.session.game().ruleset.clone();
+        let outcome = match command::parse(&line, &ruleset) {
+            Err(e) => Err(e),
+            Ok(Command::Order(order)) => self.session.order(&order).map(|_| {
+                // The space the order was about comes into view, with its odds.
+                if !self.focus_on_battle() {
+                    if let Order::Move { route, .. } = &order {
+                        if let Some(to) = route.last() {
+                            self.focus(*to);
+                        }
+                    }
+                }
+                format!("done: {line}")
+            }),
+            Ok(Command::Save(file)) => self.session.save(Path::new(&file)).map(|_| format!("saved to {file}")),
+            Ok(Command::Load(file)) => self.load(&file).map(|_| format!("loaded {file}")),
+            Ok(Command::Undo) => self.session.undo().map(|_| "undone".to_string()),
+            Ok(Command::Help) => {
+                for s in SYNTAX {
+                    self.session.note(*s);
+                }
+                Ok("the commands are listed in the log".to_string())
+            }
+            Ok(Command::Quit) => {
+                self.quit = true;
+                Ok(String::new())
+            }
+        };
+        match outcome {
+            Ok(info) => {
+                self.input.clear();
+                self.log_scroll = 0;
+                self.message = Some(Message::Info(info));
+            }
+            Err(e) => self.message = Some(Message::Error(e)),
+        }
+    }
+
+    /// Replaces the game with a saved one; the person keeps their powers.
+    fn load(&mut self, file: &str) -> Result<(), String> {
+        let record = save::load(Path::new(file))?;
+        let humans = self.session.humans().to_vec();
+        self.session = Session::resume(record, humans);
+        self.session.note(format!("loaded {file}"));
+        self.cursor = 0;
+        Ok(())
+    }
+
+    /// The log lines to show in `height` rows, honouring the scroll-back.
+    pub fn visible_log(&self, height: usize) -> &[LogLine] {
+        let log = self.session.log();
+        let end = log.len().saturating_sub(self.log_scroll);
+        &log[end.saturating_sub(height)..end]
+    }
+
+    /// A line for the status bar about the message, when there is none.
+    pub fn idle_hint(&self) -> LogLine {
+        let text = match self.typing {
+            Typing::Filter => "filtering spaces: type a name, Enter to keep, Esc to clear",
+            Typing::Command => "type a command; / filters spaces; Tab inserts the selected space; F2 or i: income chart",
+        };
+        LogLine::new(LineKind::Note, text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warboard_rules::Phase;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+    fn type_line(app: &mut App, text: &str) {
+        for c in text.chars() {
+            app.handle_key(key(KeyCode::Char(c)));
+        }
+        app.handle_key(key(KeyCode::Enter));
+    }
+
+    fn app_for(humans: Vec<bool>, known: bool) -> App {
+        App::new(Session::new(1, humans).expect("a game starts"), known)
+    }
+
+    #[test]
+    fn the_picker_toggles_powers_and_starts_the_game() {
+        let mut app = app_for(vec![false; 5], false);
+        assert_eq!(app.screen, Screen::PickPowers);
+        app.handle_key(key(KeyCode::Char('2')));
+        app.handle_key(key(KeyCode::Down));
+        app.handle_key(key(KeyCode::Char(' ')));
+        app.handle_key(key(KeyCode::Char(' ')));
+        assert_eq!(app.picked, vec![false, true, false, false, false]);
+        assert!(!app.tick(Duration::from_millis(50)), "nothing is played on the picker");
+        app.handle_key(key(KeyCode::Enter));
+        assert_eq!(app.screen, Screen::Game);
+        assert_eq!(app.session.humans(), &[false, true, false, false, false]);
+    }
+
+    #[test]
+    fn typed_commands_play_and_refusals_stay_in_the_line() {
+        let mut app = app_for(vec![true; 5], true);
+        type_line(&mut app, "end");
+        assert_eq!(app.session.game().state.phase, Phase::Purchase);
+        assert!(app.input.is_empty());
+        type_line(&mut app, "buy 99 ftr");
+        assert!(matches!(app.message, Some(Message::Error(_))), "{:?}", app.message);
+        assert_eq!(app.input, "buy 99 ftr", "the refused command can be corrected");
+        app.handle_key(key(KeyCode::Esc));
+        assert!(app.input.is_empty());
+        type_line(&mut app, "buy 2 inf");
+        assert_eq!(app.session.game().state.purchased.values().sum::<u32>(), 2);
+    }
+
+    #[test]
+    fn the_filter_narrows_the_spaces_and_tab_inserts_the_selection() {
+        let mut app = app_for(vec![true; 5], true);
+        let all = app.spaces().len();
+        type_line(&mut app, "/GER");
+        assert_eq!(app.typing, Typing::Command, "Enter keeps the filter and returns to the command line");
+        assert!(app.spaces().len() < all);
+        assert_eq!(app.selected_space().map(|s| app.session.game().ruleset.map.name(s).to_string()).as_deref(), Some("GER"));
+        for c in "move 1 inf".chars() {
+            app.handle_key(key(KeyCode::Char(c)));
+        }
+        app.handle_key(key(KeyCode::Tab));
+        assert_eq!(app.input, "move 1 inf GER ");
+        app.handle_key(key(KeyCode::Esc));
+        app.handle_key(key(KeyCode::Esc));
+        assert_eq!(app.spaces().len(), all, "Esc on an empty line clears the filter");
+    }
+
+    #[test]
+    fn a_move_brings_its_destination_into_view() {
+        let mut app = app_for(vec![true; 5], true);
+        type_line(&mut app, "end");
+        type_line(&mut app, "end");
+        type_line(&mut app, "move 1 arm LEN UKR");
+        assert!(app.input.is_empty(), "{:?}", app.message);
+        let selected = app.selected_space().map(|s| app.session.game().ruleset.map.name(s).to_string());
+        assert_eq!(selected.as_deref(), Some("UKR"));
+    }
+
+    #[test]
+    fn keys_move_the_cursor_and_toggle_the_chart() {
+        let mut app = app_for(vec![true; 5], true);
+        app.handle_key(key(KeyCode::Down));
+        app.handle_key(key(KeyCode::Down));
+        assert_eq!(app.cursor, 2);
+        app.handle_key(key(KeyCode::Up));
+        assert_eq!(app.cursor, 1);
+        app.handle_key(key(KeyCode::End));
+        assert_eq!(app.cursor, app.spaces().len() - 1);
+        app.handle_key(key(KeyCode::PageDown));
+        assert_eq!(app.cursor, app.spaces().len() - 1, "the cursor stays on the list");
+        app.handle_key(key(KeyCode::Char('i')));
+        assert!(app.show_income);
+        app.handle_key(key(KeyCode::F(2)));
+        assert!(!app.show_income);
+        app.handle_key(key(KeyCode::Char('q')));
+        assert_eq!(app.input, "q");
+        app.handle_key(key(KeyCode::Enter));
+        assert!(app.quit);
+    }
+
+    #[test]
+    fn the_computer_plays_on_tick_until_the_persons_turn() {
+        let mut app = app_for(vec![false, true, false, false, false], true);
+        for _ in 0..1000 {
+            if !app.tick(Duration::from_millis(200)) {
+                break;
+            }
+        }
+        assert_eq!(app.session.actor().map(|p| app.session.power_name(p).to_string()).as_deref(), Some("germany"));
+    }
+}

@@ -1,0 +1,391 @@
+//! The input line's compact command syntax, parsed into typed commands.
+//!
+//! Parsing only needs the ruleset (to know the space ids and unit types);
+//! which units a command means is decided later against the game, by the
+//! rules core's selectors, so that the person's words and a save file's
+//! actions are read the same way.
+
+use super::names::{parse_unit, unit_word};
+use warboard_record::parse_unit_name;
+use warboard_rules::state::Development;
+use warboard_rules::{Ruleset, SpaceId, UnitId, UnitType};
+
+/// Units named in a command: "2 inf" or one unit by its id ("u17").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UnitPick {
+    Kind { kind: UnitType, count: u32 },
+    Id(UnitId),
+}
+
+/// A game action as the person typed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    Research {
+        dice: u32,
+        development: Option<Development>,
+    },
+    Buy(Vec<(UnitType, u32)>),
+    Move {
+        units: Vec<UnitPick>,
+        route: Vec<SpaceId>,
+        transport: Option<UnitId>,
+        bombing: bool,
+    },
+    EndPhase,
+    Battle(SpaceId),
+    Resolve(Option<SpaceId>),
+    Casualties(Vec<UnitPick>),
+    Continue,
+    Retreat(Option<SpaceId>),
+    /// Submarines submerge or withdraw; no units named means all of the
+    /// deciding side's submarines in the battle.
+    Submerge {
+        units: Vec<UnitPick>,
+        to: Option<SpaceId>,
+    },
+    Place {
+        at: SpaceId,
+        units: Vec<(UnitType, u32)>,
+    },
+    Rocket {
+        from: SpaceId,
+        at: SpaceId,
+    },
+    Surrender,
+}
+
+/// Everything the input line understands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Order(Order),
+    Save(String),
+    Load(String),
+    Undo,
+    Help,
+    Quit,
+}
+
+/// The commands, one line each, for the help text and docs/play.md.
+pub const SYNTAX: &[&str] = &[
+    "research N [development]   roll N research dice",
+    "buy 3 inf 1 arm            purchase units",
+    "move 2 inf GER EEU         move along a route (via u57: by that transport)",
+    "bomb 1 bmb WEU GBR         strategic bombing raid",
+    "end                        end the phase",
+    "battle UKR                 fight a battle until a decision is needed",
+    "resolve [UKR]              fight a battle to its end with default choices",
+    "cas 2 inf 1 arm            choose casualties (or u17 u18 by id)",
+    "continue                   press on with the attack",
+    "retreat UKR                retreat (air only: retreat)",
+    "sub [LAB]                  submerge (or withdraw to LAB) submarines",
+    "place 2 inf GER            place purchased units",
+    "rocket WEU MOS             rockets: AA gun at WEU fires at MOS",
+    "surrender                  your side gives up",
+    "undo                       take back your last action of the phase",
+    "save FILE / load FILE      save or resume a game",
+    "quit                       leave (save first!)",
+];
+
+/// Parses one input line. Errors are sentences for the person who typed it.
+pub fn parse(line: &str, rs: &Ruleset) -> Result<Command, String> {
+    let cleaned = line.replace(',', " ");
+    let tokens: Vec<&str> = cleaned.split_whitespace().collect();
+    let Some((verb, args)) = tokens.split_first() else {
+        return Err("type a command, e.g. `end` (the help panel lists them)".into());
+    };
+    let order = |o: Order| Ok(Command::Order(o));
+    match verb.to_ascii_lowercase().as_str() {
+        "research" | "res" => order(research(args)?),
+        "buy" | "purchase" => order(Order::Buy(counts_only(args, rs, "buy")?)),
+        "move" | "mv" | "m" => order(movement(args, rs, false)?),
+        "bomb" => order(movement(args, rs, true)?),
+        "end" | "done" | "next" => no_args(args, Order::EndPhase),
+        "battle" | "fight" | "attack" => match args {
+            [at] => order(Order::Battle(space(at, rs)?)),
+            _ => Err("name the battle's space: `battle UKR`".into()),
+        },
+        "resolve" => match args {
+            [] => order(Order::Resolve(None)),
+            [at] => order(Order::Resolve(Some(space(at, rs)?))),
+            _ => Err("`resolve` or `resolve UKR`".into()),
+        },
+        "cas" | "casualties" | "lose" => {
+            let (units, rest) = picks(args, rs)?;
+            if units.is_empty() || !rest.is_empty() {
+                return Err("name the casualties: `cas 2 inf 1 arm` (or unit ids: `cas u17 u18`)".into());
+            }
+            order(Order::Casualties(units))
+        }
+        "continue" | "press" | "cont" => no_args(args, Order::Continue),
+        "retreat" => match args {
+            [] => order(Order::Retreat(None)),
+            [to] => order(Order::Retreat(Some(space(to, rs)?))),
+            _ => Err("`retreat UKR` (aircraft alone: `retreat`)".into()),
+        },
+        "sub" | "submerge" | "withdraw" => {
+            let (units, rest) = picks(args, rs)?;
+            let to = match rest {
+                [] => None,
+                [to] => Some(space(to, rs)?),
+                _ => return Err("`sub` to submerge, `sub LAB` to withdraw to LAB".into()),
+            };
+            order(Order::Submerge { units, to })
+        }
+        "place" => order(placement(args, rs)?),
+        "rocket" => match args {
+            [from, at] => order(Order::Rocket { from: space(from, rs)?, at: space(at, rs)? }),
+            _ => Err("`rocket WEU MOS`: the AA gun's territory, then the target".into()),
+        },
+        "surrender" => no_args(args, Order::Surrender),
+        "save" => file_arg(line, "save").map(Command::Save),
+        "load" => file_arg(line, "load").map(Command::Load),
+        "undo" => Ok(Command::Undo),
+        "help" | "?" => Ok(Command::Help),
+        "quit" | "exit" | "q" => Ok(Command::Quit),
+        other => Err(format!("unknown command `{other}` (the help panel lists the commands)")),
+    }
+}
+
+fn no_args(args: &[&str], o: Order) -> Result<Command, String> {
+    if args.is_empty() {
+        Ok(Command::Order(o))
+    } else {
+        Err(format!("this command takes nothing after it: `{}` is left over", args.join(" ")))
+    }
+}
+
+/// The file name: everything after the verb, so that names with spaces work.
+fn file_arg(line: &str, verb: &str) -> Result<String, String> {
+    let rest = line.trim_start();
+    let name = rest.get(verb.len()..).unwrap_or("").trim();
+    if name.is_empty() {
+        Err(format!("name the file: `{verb} game.json`"))
+    } else {
+        Ok(name.to_string())
+    }
+}
+
+/// A territory or sea zone id, in any case.
+pub fn space(token: &str, rs: &Ruleset) -> Result<SpaceId, String> {
+    rs.map
+        .id(&token.to_ascii_uppercase())
+        .ok_or_else(|| format!("`{token}` is not a territory or sea zone id (type / and a name in the spaces panel to find one)"))
+}
+
+fn count(token: &str) -> Option<u32> {
+    token.parse::<u32>().ok()
+}
+
+/// Leading unit picks ("2 inf", "arm", "u17"), and the tokens after them.
+fn picks<'a, 'b>(args: &'b [&'a str], rs: &Ruleset) -> Result<(Vec<UnitPick>, &'b [&'a str]), String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i];
+        if let Some(n) = count(t) {
+            let Some(word) = args.get(i + 1) else {
+                return Err(format!("`{n}` of what? e.g. `{n} inf`"));
+            };
+            if n == 0 {
+                return Err("a count is at least 1".into());
+            }
+            out.push(UnitPick::Kind { kind: parse_unit(word, rs)?, count: n });
+            i += 2;
+        } else if let Some(id) = parse_unit_name(&t.to_ascii_lowercase()) {
+            out.push(UnitPick::Id(id));
+            i += 1;
+        } else if unit_word(t).is_some() && rs.map.id(&t.to_ascii_uppercase()).is_none() {
+            out.push(UnitPick::Kind { kind: parse_unit(t, rs)?, count: 1 });
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    Ok((out, &args[i..]))
+}
+
+/// Unit types with their counts, as bought and placed.
+type Counts = Vec<(UnitType, u32)>;
+
+/// Units by type and count only (buying and placing name no single unit),
+/// and the tokens after them.
+fn counts(args: &[&str], rs: &Ruleset) -> Result<(Counts, Vec<String>), String> {
+    let (units, rest) = picks(args, rs)?;
+    let mut list = Vec::new();
+    for u in units {
+        match u {
+            UnitPick::Kind { kind, count } => list.push((kind, count)),
+            UnitPick::Id(_) => return Err("name unit types and counts here, not unit ids".into()),
+        }
+    }
+    Ok((list, rest.iter().map(|s| s.to_string()).collect()))
+}
+
+fn counts_only(args: &[&str], rs: &Ruleset, verb: &str) -> Result<Counts, String> {
+    let (list, rest) = counts(args, rs)?;
+    if let Some(extra) = rest.first() {
+        return Err(format!("`{extra}` is not a count or a unit type: `{verb} 3 inf 1 arm`"));
+    }
+    if list.is_empty() {
+        return Err(format!("{verb} what? e.g. `{verb} 3 inf 1 arm`"));
+    }
+    Ok(list)
+}
+
+fn research(args: &[&str]) -> Result<Order, String> {
+    let usage = "`research 2` rolls two research dice (`research 2 jet_fighters` where the development is chosen)";
+    let (dice, development) = match args {
+        [n] => (count(n), None),
+        [n, d] => {
+            let dev = Development::parse(&d.to_ascii_lowercase()).ok_or_else(|| {
+                let names: Vec<&str> = Development::CHART.iter().map(|d| d.name()).collect();
+                format!("`{d}` is not a development: {}", names.join(", "))
+            })?;
+            (count(n), Some(dev))
+        }
+        _ => (None, None),
+    };
+    Ok(Order::Research { dice: dice.ok_or(usage)?, development })
+}
+
+fn movement(args: &[&str], rs: &Ruleset, bombing: bool) -> Result<Order, String> {
+    let verb = if bombing { "bomb 1 bmb WEU GBR" } else { "move 2 inf GER EEU" };
+    let (units, rest) = picks(args, rs)?;
+    if units.is_empty() {
+        return Err(format!("name the units first: `{verb}`"));
+    }
+    let mut route = Vec::new();
+    let mut transport = None;
+    let mut i = 0;
+    while i < rest.len() {
+        if rest[i].eq_ignore_ascii_case("via") {
+            let id = rest.get(i + 1).and_then(|t| parse_unit_name(&t.to_ascii_lowercase()));
+            transport = Some(id.ok_or("`via` names a transport by its id: `via u57`")?);
+            i += 2;
+        } else {
+            route.push(space(rest[i], rs)?);
+            i += 1;
+        }
+    }
+    if route.len() < 2 {
+        return Err(format!("a route has the start and at least one more space: `{verb}`"));
+    }
+    Ok(Order::Move { units, route, transport, bombing })
+}
+
+/// `place 2 inf GER`, or with the territory first: `place GER 2 inf`.
+fn placement(args: &[&str], rs: &Ruleset) -> Result<Order, String> {
+    let usage = "`place 2 inf GER`";
+    let (first, args) = match args.first() {
+        Some(t) if count(t).is_none() && unit_word(t).is_none() => (Some(space(t, rs)?), &args[1..]),
+        _ => (None, args),
+    };
+    let (units, rest) = counts(args, rs)?;
+    let at = match (first, rest.as_slice()) {
+        (Some(at), []) => at,
+        (None, [at]) => space(at, rs)?,
+        _ => return Err(format!("name the units and one territory or sea zone: {usage}")),
+    };
+    if units.is_empty() {
+        return Err(format!("place what? {usage}"));
+    }
+    Ok(Order::Place { at, units })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn rs() -> Arc<Ruleset> {
+        warboard_rules::ruleset("classic").expect("classic loads")
+    }
+    fn id(rs: &Ruleset, s: &str) -> SpaceId {
+        rs.map.id(s).expect("a classic space id")
+    }
+
+    #[test]
+    fn buying_and_placing() {
+        let rs = rs();
+        assert_eq!(parse("buy 3 inf 1 arm", &rs), Ok(Command::Order(Order::Buy(vec![(UnitType::Infantry, 3), (UnitType::Armor, 1)]))));
+        assert_eq!(parse("buy tank", &rs), Ok(Command::Order(Order::Buy(vec![(UnitType::Armor, 1)]))));
+        let place = Command::Order(Order::Place { at: id(&rs, "GER"), units: vec![(UnitType::Infantry, 2)] });
+        assert_eq!(parse("place 2 inf GER", &rs), Ok(place.clone()));
+        assert_eq!(parse("place ger 2 infantry", &rs), Ok(place));
+        assert!(parse("buy", &rs).is_err());
+        assert!(parse("buy 3", &rs).unwrap_err().contains("of what"));
+        assert!(parse("buy 3 dd", &rs).unwrap_err().contains("no destroyer"));
+        assert!(parse("buy 0 inf", &rs).is_err());
+    }
+
+    #[test]
+    fn moves_take_units_then_a_route() {
+        let rs = rs();
+        let expected = Order::Move {
+            units: vec![UnitPick::Kind { kind: UnitType::Infantry, count: 2 }],
+            route: vec![id(&rs, "GER"), id(&rs, "EEU")],
+            transport: None,
+            bombing: false,
+        };
+        assert_eq!(parse("move 2 inf GER EEU", &rs), Ok(Command::Order(expected)));
+        let Ok(Command::Order(Order::Move { units, route, .. })) = parse("move 1 ftr u7 weu nor gbr", &rs) else {
+            panic!("a move with a unit id and a three-space route parses");
+        };
+        assert_eq!(units, vec![UnitPick::Kind { kind: UnitType::Fighter, count: 1 }, UnitPick::Id(UnitId(7))]);
+        assert_eq!(route.len(), 3);
+        let Ok(Command::Order(Order::Move { transport, .. })) = parse("move 1 inf LEN KRZ via u57", &rs) else {
+            panic!("a move naming its transport parses");
+        };
+        assert_eq!(transport, Some(UnitId(57)));
+        let Ok(Command::Order(Order::Move { bombing, .. })) = parse("bomb 1 bmb WEU GBR", &rs) else {
+            panic!("a bombing raid parses");
+        };
+        assert!(bombing);
+        assert!(parse("move 2 inf GER", &rs).unwrap_err().contains("route"));
+        assert!(parse("move GER EEU", &rs).unwrap_err().contains("units first"));
+        assert!(parse("move 2 inf GER XXX", &rs).unwrap_err().contains("not a territory"));
+    }
+
+    #[test]
+    fn battle_commands() {
+        let rs = rs();
+        let ukr = id(&rs, "UKR");
+        assert_eq!(parse("battle UKR", &rs), Ok(Command::Order(Order::Battle(ukr))));
+        assert_eq!(parse("resolve", &rs), Ok(Command::Order(Order::Resolve(None))));
+        assert_eq!(parse("resolve ukr", &rs), Ok(Command::Order(Order::Resolve(Some(ukr)))));
+        assert_eq!(
+            parse("cas 2 inf 1 arm", &rs),
+            Ok(Command::Order(Order::Casualties(vec![
+                UnitPick::Kind { kind: UnitType::Infantry, count: 2 },
+                UnitPick::Kind { kind: UnitType::Armor, count: 1 }
+            ])))
+        );
+        assert_eq!(parse("continue", &rs), Ok(Command::Order(Order::Continue)));
+        assert_eq!(parse("retreat UKR", &rs), Ok(Command::Order(Order::Retreat(Some(ukr)))));
+        assert_eq!(parse("retreat", &rs), Ok(Command::Order(Order::Retreat(None))));
+        let lab = id(&rs, "LAB");
+        assert_eq!(parse("sub LAB", &rs), Ok(Command::Order(Order::Submerge { units: vec![], to: Some(lab) })));
+        assert_eq!(
+            parse("sub 2 sub", &rs),
+            Ok(Command::Order(Order::Submerge { units: vec![UnitPick::Kind { kind: UnitType::Submarine, count: 2 }], to: None }))
+        );
+        assert!(parse("cas", &rs).is_err());
+        assert!(parse("end now", &rs).unwrap_err().contains("left over"));
+    }
+
+    #[test]
+    fn other_commands() {
+        let rs = rs();
+        assert_eq!(parse("research 2", &rs), Ok(Command::Order(Order::Research { dice: 2, development: None })));
+        assert_eq!(
+            parse("research 1 jet_fighters", &rs),
+            Ok(Command::Order(Order::Research { dice: 1, development: Some(Development::JetFighters) }))
+        );
+        assert_eq!(parse("save my game.json", &rs), Ok(Command::Save("my game.json".into())));
+        assert_eq!(parse("  load g.json ", &rs), Ok(Command::Load("g.json".into())));
+        assert_eq!(parse("QUIT", &rs), Ok(Command::Quit));
+        assert!(parse("save", &rs).is_err());
+        assert!(parse("", &rs).is_err());
+        assert!(parse("fly me to the moon", &rs).unwrap_err().contains("unknown command"));
+    }
+}

@@ -1,0 +1,356 @@
+//! Drawing the app with ratatui: the power picker, and the game screen with
+//! its status bar, spaces, detail (or income chart), help, log and input.
+
+use super::app::{App, Message, Screen, Typing};
+use super::narrate::{LineKind, LogLine};
+use super::{board, guide};
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::Frame;
+use warboard_rules::{Game, PowerId, Side};
+
+/// Below this size the panels cannot be laid out readably.
+const MIN_WIDTH: u16 = 60;
+const MIN_HEIGHT: u16 = 16;
+
+pub fn draw(frame: &mut Frame, app: &mut App) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text =
+            format!("warboard play needs a terminal of at least {MIN_WIDTH}x{MIN_HEIGHT}; this one is {}x{}", area.width, area.height);
+        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    match app.screen {
+        Screen::PickPowers => draw_picker(frame, app, area),
+        Screen::Game => draw_game(frame, app, area),
+    }
+}
+
+/// A colour per power (the board's colours, as near as a terminal gets).
+fn power_color(game: &Game, p: Option<PowerId>) -> Color {
+    let Some(p) = p else { return Color::DarkGray };
+    match game.ruleset.power(p).id.as_str() {
+        "russia" => Color::Red,
+        "germany" => Color::Gray,
+        "uk" => Color::Yellow,
+        "japan" => Color::Magenta,
+        "usa" => Color::Green,
+        _ if game.ruleset.side(p) == Side::Axis => Color::LightRed,
+        _ => Color::LightBlue,
+    }
+}
+
+fn titled(title: String) -> Block<'static> {
+    Block::default().borders(Borders::ALL).title(title)
+}
+
+fn draw_picker(frame: &mut Frame, app: &App, area: Rect) {
+    let game = app.session.game();
+    let mut lines = vec![
+        Line::styled(
+            format!("{} (seed {})", game.ruleset.title, app.session.seed().unwrap_or(0)),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Line::raw(""),
+        Line::raw("Choose the powers you play; the computer plays the rest."),
+        Line::raw("Several people can share the keyboard: tick a power for each."),
+        Line::raw(""),
+    ];
+    for (i, p) in game.ruleset.power_ids().enumerate() {
+        let info = game.ruleset.power(p);
+        let mark = if app.picked.get(i).copied().unwrap_or(false) { "[x]" } else { "[ ]" };
+        let pointer = if i == app.pick_cursor { ">" } else { " " };
+        let who = if app.picked.get(i).copied().unwrap_or(false) { "you" } else { "computer" };
+        let text = format!("{pointer} {mark} {} {:<8} {:<16} {:<7} {who}", i + 1, info.id, info.name, game.ruleset.side(p).name());
+        let mut style = Style::new().fg(power_color(game, Some(p)));
+        if i == app.pick_cursor {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        lines.push(Line::styled(text, style));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::raw("Up/Down + Space, or 1-5: tick a power   a: all   Enter: start   q: quit"));
+    let width = 76.min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let boxed = Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height };
+    frame.render_widget(Paragraph::new(lines).block(titled(" warboard play ".into())), boxed);
+}
+
+fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Length(1), Constraint::Min(8), Constraint::Length(1), Constraint::Length(3)])
+        .split(area);
+    draw_status(frame, app, rows[0]);
+    let columns = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([Constraint::Percentage(30), Constraint::Percentage(34), Constraint::Percentage(36)])
+        .split(rows[1]);
+    draw_spaces(frame, app, columns[0]);
+    let middle = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
+        .split(columns[1]);
+    if app.show_income {
+        draw_income(frame, app, middle[0]);
+    } else {
+        draw_detail(frame, app, middle[0]);
+    }
+    draw_help(frame, app, middle[1]);
+    draw_log(frame, app, columns[2]);
+    draw_message(frame, app, rows[2]);
+    draw_input(frame, app, rows[3]);
+}
+
+fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
+    let session = &app.session;
+    let game = session.game();
+    let s = &game.state;
+    let turn = s.turn;
+    let mut parts = vec![
+        format!("round {}", s.round),
+        format!("{}'s turn", session.power_name(turn)),
+        s.phase.name().replace('_', " "),
+        format!("bank {} IPCs", s.ipcs[turn.index()]),
+        format!("income {}", game.income(turn)),
+    ];
+    match (s.winner, session.actor()) {
+        (Some(side), _) => parts.push(format!("GAME OVER: the {} win", side.name())),
+        (None, Some(p)) => {
+            let who = if session.is_human(p) { "you" } else { "computer" };
+            parts.push(format!("decision: {} ({who})", session.power_name(p)));
+        }
+        (None, None) => {}
+    }
+    if let Some(seed) = session.seed() {
+        parts.push(format!("seed {seed}"));
+    }
+    let style = Style::new().bg(power_color(game, Some(turn))).fg(Color::Black).add_modifier(Modifier::BOLD);
+    frame.render_widget(Paragraph::new(format!(" {}", parts.join(" | "))).style(style), area);
+}
+
+fn draw_spaces(frame: &mut Frame, app: &mut App, area: Rect) {
+    let spaces = app.spaces();
+    app.page = area.height.saturating_sub(2) as usize;
+    if app.cursor >= spaces.len() {
+        app.cursor = spaces.len().saturating_sub(1);
+    }
+    let game = app.session.game();
+    let items: Vec<ListItem> = spaces
+        .iter()
+        .map(|at| {
+            let owner = game.state.control[at.index()];
+            let line = Line::from(vec![
+                Span::styled(board::battle_marker(game, *at), Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
+                Span::raw(format!("{:<4}", game.ruleset.map.name(*at))),
+                Span::styled(format!("{:<8} ", board::owner_text(game, *at)), Style::new().fg(power_color(game, owner))),
+                Span::raw(board::units_text(game, *at)),
+            ]);
+            ListItem::new(line)
+        })
+        .collect();
+    let title = match (app.typing, app.filter.is_empty()) {
+        (Typing::Filter, _) => format!(" spaces ({}) /{}_ ", spaces.len(), app.filter),
+        (Typing::Command, false) => format!(" spaces ({}) /{} ", spaces.len(), app.filter),
+        (Typing::Command, true) => format!(" spaces ({}) ", spaces.len()),
+    };
+    let list = List::new(items).block(titled(title)).highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    let mut state = ListState::default();
+    if !spaces.is_empty() {
+        state.select(Some(app.cursor));
+    }
+    frame.render_stateful_widget(list, area, &mut state);
+}
+
+fn draw_detail(frame: &mut Frame, app: &App, area: Rect) {
+    let game = app.session.game();
+    let Some(at) = app.selected_space() else {
+        frame.render_widget(Paragraph::new("no space matches the filter").block(titled(" detail ".into())), area);
+        return;
+    };
+    let mut lines: Vec<Line> = board::detail(game, at).into_iter().map(Line::raw).collect();
+    if let Some(first) = lines.first_mut() {
+        *first = first.clone().style(Style::new().add_modifier(Modifier::BOLD));
+    }
+    let title = format!(" {} ", game.ruleset.map.name(at));
+    frame.render_widget(Paragraph::new(lines).block(titled(title)).wrap(Wrap { trim: false }), area);
+}
+
+fn draw_income(frame: &mut Frame, app: &App, area: Rect) {
+    let game = app.session.game();
+    let bars: Vec<Bar> = game
+        .ruleset
+        .power_ids()
+        .map(|p| {
+            let income = game.income(p).max(0) as u64;
+            Bar::default()
+                .value(income)
+                .label(Line::raw(game.ruleset.power(p).id.clone()))
+                .style(Style::new().fg(power_color(game, Some(p))))
+                .text_value(format!("{income}"))
+        })
+        .collect();
+    let count = bars.len().max(1) as u16;
+    let inner = area.width.saturating_sub(2);
+    let bar_width = (inner / count).saturating_sub(1).clamp(3, 9);
+    let chart = BarChart::default()
+        .block(titled(" income by power (IPCs a turn)  F2/i: close ".into()))
+        .data(BarGroup::default().bars(&bars))
+        .bar_width(bar_width)
+        .bar_gap(1)
+        .value_style(Style::new().fg(Color::Black).bg(Color::White));
+    frame.render_widget(chart, area);
+}
+
+fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
+    let lines: Vec<Line> = guide::lines(&app.session).into_iter().map(Line::raw).collect();
+    frame.render_widget(Paragraph::new(lines).block(titled(" what you can do ".into())).wrap(Wrap { trim: false }), area);
+}
+
+fn line_style(kind: LineKind) -> Style {
+    match kind {
+        LineKind::Turn => Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        LineKind::Phase => Style::new().fg(Color::DarkGray),
+        LineKind::Action => Style::new(),
+        LineKind::Battle => Style::new().fg(Color::LightRed),
+        LineKind::Dice => Style::new().fg(Color::Yellow),
+        LineKind::Loss => Style::new().fg(Color::Red),
+        LineKind::Capture => Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+        LineKind::Income => Style::new().fg(Color::Green),
+        LineKind::Odds => Style::new().fg(Color::LightCyan),
+        LineKind::Victory => Style::new().fg(Color::LightGreen).add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        LineKind::Note => Style::new().fg(Color::Gray).add_modifier(Modifier::ITALIC),
+    }
+}
+
+/// Splits text into rows of at most `width` characters, at spaces where it
+/// can; continuation rows are indented so a wrapped entry reads as one.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(8);
+    let mut rows = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    let mut first = true;
+    loop {
+        let room = if first { width } else { width - 2 };
+        if rest.len() <= room {
+            let row: String = rest.iter().collect();
+            rows.push(if first { row } else { format!("  {row}") });
+            return rows;
+        }
+        let cut = rest[..=room].iter().rposition(|c| *c == ' ').filter(|i| *i > 0).unwrap_or(room);
+        let row: String = rest[..cut].iter().collect();
+        rows.push(if first { row } else { format!("  {row}") });
+        let skip = if rest.get(cut) == Some(&' ') { cut + 1 } else { cut };
+        rest.drain(..skip);
+        first = false;
+    }
+}
+
+fn draw_log(frame: &mut Frame, app: &App, area: Rect) {
+    let height = area.height.saturating_sub(2) as usize;
+    let width = area.width.saturating_sub(2) as usize;
+    let mut rows: Vec<(LineKind, String)> = Vec::new();
+    for LogLine { kind, text, .. } in app.visible_log(height) {
+        for row in wrap(text, width) {
+            rows.push((*kind, row));
+        }
+    }
+    let shown = &rows[rows.len().saturating_sub(height)..];
+    let lines: Vec<Line> = shown.iter().map(|(k, t)| Line::styled(t.clone(), line_style(*k))).collect();
+    let title = if app.log_scroll > 0 { format!(" log (scrolled back {}) ", app.log_scroll) } else { " log ".to_string() };
+    frame.render_widget(Paragraph::new(lines).block(titled(title)), area);
+}
+
+fn draw_message(frame: &mut Frame, app: &App, area: Rect) {
+    let (text, style) = match &app.message {
+        Some(Message::Error(e)) => (e.clone(), Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
+        Some(Message::Info(i)) if !i.is_empty() => (i.clone(), Style::new().fg(Color::LightGreen)),
+        _ => (app.idle_hint().text, Style::new().fg(Color::DarkGray)),
+    };
+    frame.render_widget(Paragraph::new(format!(" {text}")).style(style), area);
+}
+
+fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
+    let (title, text) = match app.typing {
+        Typing::Filter => (" filter (Enter keeps, Esc clears) ", format!("/{}", app.filter)),
+        Typing::Command => (" command (help lists them) ", format!("> {}", app.input)),
+    };
+    let inner_width = area.width.saturating_sub(2) as usize;
+    // Long input scrolls so the end, where typing happens, stays visible.
+    let chars: Vec<char> = text.chars().collect();
+    let visible: String = chars[chars.len().saturating_sub(inner_width.saturating_sub(1))..].iter().collect();
+    let cursor_x = area.x + 1 + visible.chars().count() as u16;
+    frame.render_widget(Paragraph::new(visible).block(titled(title.into())), area);
+    frame.set_cursor_position((cursor_x.min(area.right().saturating_sub(2)), area.y + 1));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::session::Session;
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    #[test]
+    fn long_lines_wrap_at_spaces() {
+        assert_eq!(wrap("short", 20), vec!["short"]);
+        let rows = wrap("germany moves 3 inf 1 arm: EEU > UKR and on", 20);
+        assert!(rows.iter().all(|r| r.chars().count() <= 20), "{rows:?}");
+        assert_eq!(rows[0], "germany moves 3 inf");
+        assert!(rows[1].starts_with("  "));
+        assert_eq!(
+            wrap("abcdefghijklmnopqrstuvwxyz", 10),
+            vec!["abcdefghij", "  klmnopqr", "  stuvwxyz"],
+            "a word longer than a row is cut"
+        );
+    }
+
+    fn screen_text(app: &mut App, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
+        terminal.draw(|f| draw(f, app)).expect("drawing works");
+        let buffer = terminal.backend().buffer().clone();
+        let mut text = String::new();
+        for y in 0..height {
+            for x in 0..width {
+                text.push_str(buffer[(x, y)].symbol());
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn the_game_screen_shows_every_panel() {
+        let mut app = App::new(Session::new(1, vec![true; 5]).expect("a game starts"), true);
+        let text = screen_text(&mut app, 160, 40);
+        for needle in [
+            "round 1",
+            "russia's turn",
+            "research",
+            "bank 24 IPCs",
+            "decision: russia (you)",
+            " spaces (128) ",
+            " log ",
+            "You play russia now:",
+            "> ",
+        ] {
+            assert!(text.contains(needle), "`{needle}` is on screen:\n{text}");
+        }
+        app.show_income = true;
+        let text = screen_text(&mut app, 160, 40);
+        assert!(text.contains("income by power"), "{text}");
+        // Small terminals get a sentence, not a panic.
+        assert!(screen_text(&mut app, 40, 10).contains("needs a terminal"));
+    }
+
+    #[test]
+    fn the_picker_lists_the_powers() {
+        let mut app = App::new(Session::new(1, vec![false; 5]).expect("a game starts"), false);
+        let text = screen_text(&mut app, 100, 30);
+        assert!(text.contains("[ ] 1 russia"), "{text}");
+        assert!(text.contains("Enter: start"));
+    }
+}

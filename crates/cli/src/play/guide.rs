@@ -1,0 +1,173 @@
+//! The help panel: what may be done now, for the decision the game waits
+//! for, in the input line's own syntax.
+
+use super::names::{counts_text, short};
+use super::odds;
+use super::session::Session;
+use warboard_rules::battle::{self, Decision};
+use warboard_rules::{Action, FixedDice, Game, Phase, PowerId};
+
+/// The help panel's lines.
+pub fn lines(session: &Session) -> Vec<String> {
+    let game = session.game();
+    let mut out = Vec::new();
+    let Some(p) = session.actor() else {
+        let winner = game.state.winner.map(|s| s.name()).unwrap_or("nobody");
+        out.push(format!("The game is over: the {winner} have won."));
+        out.push("save FILE to keep it, quit to leave".into());
+        return out;
+    };
+    let name = session.power_name(p).to_string();
+    if !session.is_human(p) {
+        out.push(format!("The computer is playing {name}..."));
+        if session.computer_stuck() {
+            out.push("It is stuck: save the game (save FILE) and report it.".into());
+        }
+        return out;
+    }
+    out.push(format!("You play {name} now:"));
+    if let Some((_, decision)) = battle::decision(&game.ruleset, &game.state) {
+        battle_choices(game, decision, &mut out);
+    } else {
+        phase_choices(game, p, &mut out);
+    }
+    out.push("undo, save FILE, load FILE, quit".into());
+    out
+}
+
+fn battle_choices(game: &Game, decision: Decision, out: &mut Vec<String>) {
+    let s = &game.state;
+    let Some(i) = battle::current(s) else { return };
+    let at = game.ruleset.map.name(s.battles[i].at).to_string();
+    match decision {
+        Decision::Casualties { hits, candidates, .. } => {
+            let kinds: Vec<_> = candidates.iter().filter_map(|id| s.unit(*id)).map(|u| (u.kind, 1)).collect();
+            out.push(format!("battle at {at}: take {hits} casualt{} from {}", if hits == 1 { "y" } else { "ies" }, counts_text(&kinds)));
+            out.push("  cas 2 inf 1 arm (or ids: cas u17 u18)".into());
+        }
+        Decision::AttackerSubmarines | Decision::DefenderSubmarines => {
+            out.push(format!("battle at {at}: your submarines may submerge or withdraw"));
+            out.push("  sub (submerge) / sub ZONE (withdraw) / continue".into());
+        }
+        Decision::PressOrRetreat => {
+            out.push(format!("battle at {at}: press on or retreat"));
+            out.push("  continue".into());
+            let spaces = retreat_spaces(game, i);
+            if !spaces.is_empty() {
+                out.push(format!("  retreat {}", spaces.join(" | ")));
+            }
+            if let Some(o) = odds::of_battle(game, &s.battles[i]) {
+                out.push(format!("  now: {}", o.summary()));
+            }
+        }
+    }
+    out.push("  resolve (fight it out with default choices)".into());
+}
+
+/// The retreats the rules accept now, tried on a copy of the game.
+fn retreat_spaces(game: &Game, i: usize) -> Vec<String> {
+    let b = &game.state.battles[i];
+    let mut options: Vec<Option<warboard_rules::SpaceId>> = b.came_from.iter().copied().map(Some).collect();
+    options.push(None);
+    options
+        .into_iter()
+        .filter(|to| game.is_legal(&Action::Retreat { to: *to }, &FixedDice(6)).is_ok())
+        .map(|to| to.map(|t| game.ruleset.map.name(t).to_string()).unwrap_or_else(|| "(aircraft: retreat)".into()))
+        .collect()
+}
+
+fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
+    let rs = &game.ruleset;
+    let s = &game.state;
+    let bank = s.ipcs[p.index()];
+    match s.phase {
+        Phase::Research => {
+            if rs.options.weapons_development {
+                out.push(format!("research N: roll N research dice, 5 IPCs each (bank {bank})"));
+            } else {
+                out.push("research: weapons development is off".into());
+            }
+            out.push("end: on to purchase".into());
+        }
+        Phase::Purchase => {
+            out.push(format!("buy 3 inf 1 arm ... (bank {bank} IPCs)"));
+            let prices: Vec<String> = rs.unit_types().map(|u| format!("{} {}", short(u.kind), u.cost)).collect();
+            out.push(format!("  {}", prices.join(", ")));
+            if !s.purchased.is_empty() {
+                let bought: Vec<_> = s.purchased.iter().map(|(k, n)| (*k, *n)).collect();
+                out.push(format!("  bought: {}", counts_text(&bought)));
+            }
+            out.push("end: on to combat move".into());
+        }
+        Phase::CombatMove => {
+            out.push("move 2 inf GER EEU: attack or reposition".into());
+            out.push("bomb 1 bmb WEU GBR: strategic bombing raid".into());
+            battles_list(game, out);
+            out.push("end: on to combat".into());
+        }
+        Phase::Combat => {
+            if s.battles.iter().any(|b| !b.result.is_over()) {
+                out.push("battle X (fight, deciding as it goes) or resolve X:".into());
+                battles_list(game, out);
+            } else {
+                out.push("every battle is fought".into());
+            }
+            out.push("end: on to non-combat move".into());
+        }
+        Phase::NoncombatMove => {
+            out.push("move 1 ftr UKR EEU: land aircraft, bring units up".into());
+            out.push("end: aircraft without a landing are lost".into());
+        }
+        Phase::Place => {
+            let waiting: Vec<_> = s.purchased.iter().map(|(k, n)| (*k, *n)).collect();
+            out.push(format!("place 2 inf GER: to place {}", counts_text(&waiting)));
+            let factories: Vec<&str> = rs
+                .map
+                .ids()
+                .filter(|t| s.control[t.index()] == Some(p))
+                .filter(|t| s.units_at(*t).any(|u| rs.stats(u.kind).factory))
+                .map(|t| rs.map.name(t))
+                .collect();
+            out.push(format!("  factories: {}", factories.join(" ")));
+            out.push("end: unplaced units are lost".into());
+        }
+        Phase::Income => {
+            out.push(format!("end: collect {} IPCs (bank {bank})", game.income(p)));
+        }
+    }
+}
+
+/// The battles declared this turn and not yet fought, with their odds.
+fn battles_list(game: &Game, out: &mut Vec<String>) {
+    for b in game.state.battles.iter().filter(|b| !b.result.is_over()) {
+        let at = game.ruleset.map.name(b.at);
+        match odds::of_battle(game, b) {
+            Some(o) => out.push(format!("  {at}: {}", o.summary())),
+            None => out.push(format!("  {at}: bombing raid")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_help_follows_the_phase() {
+        let mut s = Session::new(1, vec![true; 5]).expect("a game starts");
+        let text = lines(&s).join("\n");
+        assert!(text.starts_with("You play russia now:"), "{text}");
+        assert!(text.contains("weapons development is off"));
+        let end = crate::play::command::Order::EndPhase;
+        s.order(&end).expect("research ends");
+        let text = lines(&s).join("\n");
+        assert!(text.contains("buy 3 inf 1 arm ... (bank 24 IPCs)"), "{text}");
+        assert!(text.contains("inf 3"), "prices are listed: {text}");
+    }
+
+    #[test]
+    fn the_computers_turn_says_so() {
+        let s = Session::new(1, vec![false, true, false, false, false]).expect("a game starts");
+        assert_eq!(lines(&s), vec!["The computer is playing russia...".to_string()]);
+    }
+}

@@ -1,0 +1,263 @@
+//! The game log: each accepted action told in a few short lines (moves,
+//! battles with their dice and casualties, captures, income), with a kind
+//! that the screen colours.
+
+use super::names::counts_text;
+use std::collections::BTreeMap;
+use warboard_rules::battle::BattleResult;
+use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
+
+/// What a log line is about, for its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    /// A new turn.
+    Turn,
+    /// A new phase.
+    Phase,
+    Action,
+    Battle,
+    Dice,
+    Loss,
+    Capture,
+    Income,
+    Odds,
+    Victory,
+    /// Messages from the program itself (saved, loaded).
+    Note,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogLine {
+    pub kind: LineKind,
+    pub text: String,
+    /// For a line about units that a following line of the same group may
+    /// be added to: the computer moves and places one unit at a time, and
+    /// "russia places 8 inf at LEN" reads better than eight lines.
+    pub group: Option<UnitGroup>,
+}
+
+/// "{head} {units}{tail}": a line whose units can be added up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitGroup {
+    pub head: String,
+    pub tail: String,
+    pub units: Vec<(UnitType, u32)>,
+}
+
+impl LogLine {
+    pub fn new(kind: LineKind, text: impl Into<String>) -> LogLine {
+        LogLine { kind, text: text.into(), group: None }
+    }
+
+    fn grouped(kind: LineKind, head: String, units: Vec<(UnitType, u32)>, tail: String) -> LogLine {
+        let text = format!("{head} {}{tail}", counts_text(&units));
+        LogLine { kind, text, group: Some(UnitGroup { head, tail, units }) }
+    }
+
+    /// Adds `next` to this line if both are of one group; says whether it did.
+    pub fn absorb(&mut self, next: &LogLine) -> bool {
+        let (Some(mine), Some(theirs)) = (&mut self.group, &next.group) else { return false };
+        if self.kind != next.kind || mine.head != theirs.head || mine.tail != theirs.tail {
+            return false;
+        }
+        mine.units.extend(theirs.units.iter().copied());
+        self.text = format!("{} {}{}", mine.head, counts_text(&mine.units), mine.tail);
+        true
+    }
+}
+
+/// Tells one accepted action: `before` and `after` are the states around it.
+pub fn describe(rs: &Ruleset, before: &GameState, after: &GameState, action: &Action, events: &[Event]) -> Vec<LogLine> {
+    let t = Teller { rs };
+    let mut lines = Vec::new();
+    if let Some(line) = t.action(before, action) {
+        lines.push(line);
+    }
+    // The engine reports a move after what happened on the way (AA fire,
+    // captures); told in the order a person thinks of it, the move comes first.
+    let (moves, rest): (Vec<&Event>, Vec<&Event>) = events.iter().partition(|e| matches!(e, Event::Moved { .. }));
+    for e in moves.into_iter().chain(rest) {
+        if let Some(line) = t.event(before, after, e) {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+struct Teller<'a> {
+    rs: &'a Ruleset,
+}
+
+impl Teller<'_> {
+    fn power(&self, p: PowerId) -> &str {
+        self.rs.powers.get(p.index()).map(|x| x.id.as_str()).unwrap_or("?")
+    }
+    fn space(&self, s: SpaceId) -> &str {
+        if s.index() < self.rs.map.len() {
+            self.rs.map.name(s)
+        } else {
+            "?"
+        }
+    }
+    fn route(&self, route: &[SpaceId]) -> String {
+        route.iter().map(|s| self.space(*s)).collect::<Vec<_>>().join(" > ")
+    }
+    /// "2 inf 1 arm" for units looked up in a state.
+    fn units(&self, s: &GameState, ids: &[UnitId]) -> String {
+        let kinds: Vec<(UnitType, u32)> = ids.iter().filter_map(|id| s.unit(*id)).map(|u| (u.kind, 1)).collect();
+        counts_text(&kinds)
+    }
+
+    /// A line for actions whose events alone would not say what was done.
+    fn action(&self, before: &GameState, action: &Action) -> Option<LogLine> {
+        let line = |kind, text: String| Some(LogLine::new(kind, text));
+        let deciding = || warboard_rules::battle::current(before).map(|i| self.space(before.battles[i].at).to_string()).unwrap_or_default();
+        match action {
+            Action::Battle { at } if !before.battles.iter().any(|b| b.at == *at && b.result == BattleResult::Ongoing) => {
+                line(LineKind::Battle, format!("{} attacks {}", self.power(before.turn), self.space(*at)))
+            }
+            Action::Resolve { at } => {
+                let at = at.map(|a| self.space(a).to_string()).unwrap_or_else(deciding);
+                line(LineKind::Battle, format!("battle at {at}: fought to the end with default choices"))
+            }
+            Action::Continue => line(LineKind::Battle, format!("battle at {}: the attacker presses on", deciding())),
+            Action::Casualties { units } => {
+                line(LineKind::Battle, format!("battle at {}: casualties chosen: {}", deciding(), self.units(before, units)))
+            }
+            Action::Research { dice, .. } => line(LineKind::Action, format!("{} buys {dice} research dice", self.power(before.turn))),
+            _ => None,
+        }
+    }
+
+    fn event(&self, before: &GameState, after: &GameState, event: &Event) -> Option<LogLine> {
+        let (kind, text) = match event {
+            Event::PhaseStarted { power, phase, round } => {
+                if *phase == Phase::Research {
+                    (LineKind::Turn, format!("== round {round}: {} ==", self.power(*power)))
+                } else {
+                    (LineKind::Phase, format!("-- {} {}", self.power(*power), phase.name().replace('_', " ")))
+                }
+            }
+            Event::Purchased { power, units, cost } => {
+                (LineKind::Action, format!("{} buys {} for {cost} IPCs", self.power(*power), counts_text(units)))
+            }
+            Event::Moved { units, route } => {
+                let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
+                let kinds = units.iter().filter_map(|id| before.unit(*id)).map(|u| (u.kind, 1)).collect();
+                let head = format!("{} moves", self.power(owner));
+                return Some(LogLine::grouped(LineKind::Action, head, kinds, format!(": {}", self.route(route))));
+            }
+            Event::NeutralTaken { at, by, fee } => {
+                (LineKind::Capture, format!("{} enters neutral {}, paying {fee} IPCs", self.power(*by), self.space(*at)))
+            }
+            Event::Captured { at, by, from } => (
+                LineKind::Capture,
+                match from {
+                    Some(from) => format!("{} captures {} from {}", self.power(*by), self.space(*at), self.power(*from)),
+                    None => format!("{} captures {}", self.power(*by), self.space(*at)),
+                },
+            ),
+            Event::Liberated { at, for_power } => {
+                (LineKind::Capture, format!("{} is liberated for {}", self.space(*at), self.power(*for_power)))
+            }
+            Event::BankTaken { from, to, amount } => {
+                (LineKind::Capture, format!("{} takes {amount} IPCs from {}'s bank", self.power(*to), self.power(*from)))
+            }
+            Event::Rolled { purpose, dice, hits } => {
+                let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+                (LineKind::Dice, format!("  {purpose}: [{}] {hits} hit(s)", faces.join(" ")))
+            }
+            Event::Destroyed { units, at } => {
+                let mut by_owner: BTreeMap<PowerId, Vec<(UnitType, u32)>> = BTreeMap::new();
+                for (_, kind, owner) in units {
+                    by_owner.entry(*owner).or_default().push((*kind, 1));
+                }
+                let parts: Vec<String> = by_owner.iter().map(|(p, kinds)| format!("{} {}", self.power(*p), counts_text(kinds))).collect();
+                (LineKind::Loss, format!("  lost at {}: {}", self.space(*at), parts.join("; ")))
+            }
+            Event::Withdrew { units, from, to } => {
+                let what = self.units(before, units);
+                let text = match to {
+                    Some(to) => format!("{what} withdraw from {} to {}", self.space(*from), self.space(*to)),
+                    None => format!("aircraft break off the attack at {}", self.space(*from)),
+                };
+                (LineKind::Battle, text)
+            }
+            Event::BattleEnded { at, result } => {
+                let outcome = match result {
+                    BattleResult::AttackerWon => "the attacker wins",
+                    BattleResult::DefenderWon => "the defender holds",
+                    BattleResult::Draw => "both sides destroyed; the defender keeps it",
+                    BattleResult::Retreated => "the attacker retreats",
+                    BattleResult::Pending | BattleResult::Ongoing => "not over",
+                };
+                (LineKind::Battle, format!("battle at {} ends: {outcome}", self.space(*at)))
+            }
+            Event::Bombed { at, victim, ipcs } => {
+                (LineKind::Loss, format!("the raid on {} costs {} {ipcs} IPCs", self.space(*at), self.power(*victim)))
+            }
+            Event::Placed { at, units } => {
+                let head = format!("{} places", self.power(before.turn));
+                return Some(LogLine::grouped(LineKind::Action, head, units.clone(), format!(" at {}", self.space(*at))));
+            }
+            Event::LostUnplaced { units } => (LineKind::Loss, format!("{} loses unplaced {}", self.power(before.turn), counts_text(units))),
+            Event::Developed { power, development } => {
+                (LineKind::Income, format!("{} develops {}", self.power(*power), development.replace('_', " ")))
+            }
+            Event::Income { power, amount } => {
+                let bank = after.ipcs.get(power.index()).copied().unwrap_or(0);
+                (LineKind::Income, format!("{} collects {amount} IPCs (bank {bank})", self.power(*power)))
+            }
+            Event::Victory { side, reason } => (LineKind::Victory, format!("VICTORY for the {}: {reason}", side.name())),
+        };
+        Some(LogLine::new(kind, text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warboard_rules::{Game, SeededDice};
+
+    #[test]
+    fn a_purchase_and_the_phase_change_are_told() {
+        let rs = warboard_rules::ruleset("classic").expect("classic loads");
+        let mut game = Game::standard(rs.clone());
+        let mut dice = SeededDice::new(1);
+        game.apply(&Action::EndPhase, &mut dice).expect("research ends");
+        let before = game.state.clone();
+        let buy = Action::Purchase { units: vec![(UnitType::Infantry, 2), (UnitType::Armor, 1)] };
+        let events = game.apply(&buy, &mut dice).expect("Russia can afford 11 IPCs");
+        let lines = describe(&rs, &before, &game.state, &buy, &events);
+        assert!(lines.iter().any(|l| l.kind == LineKind::Action && l.text == "russia buys 2 inf 1 arm for 11 IPCs"), "{lines:?}");
+        let before = game.state.clone();
+        let events = game.apply(&Action::EndPhase, &mut dice).expect("purchase ends");
+        let lines = describe(&rs, &before, &game.state, &Action::EndPhase, &events);
+        assert_eq!(lines, vec![LogLine::new(LineKind::Phase, "-- russia combat move")]);
+    }
+
+    #[test]
+    fn moves_along_one_route_add_up() {
+        let rs = warboard_rules::ruleset("classic").expect("classic loads");
+        let mut game = Game::standard(rs.clone());
+        let mut dice = SeededDice::new(1);
+        for _ in 0..4 {
+            game.apply(&Action::EndPhase, &mut dice).expect("on to non-combat move");
+        }
+        let (mos, len) = (rs.map.id("MOS").expect("MOS"), rs.map.id("LEN").expect("LEN"));
+        let mut lines: Vec<LogLine> = Vec::new();
+        for kind in [UnitType::Infantry, UnitType::Infantry, UnitType::Armor] {
+            let id = game.state.units.iter().find(|u| u.at == mos && u.kind == kind).map(|u| u.id).expect("Moscow has it");
+            let before = game.state.clone();
+            let action = Action::Move { units: vec![id], route: vec![mos, len], transport: None, bombing: false };
+            let events = game.apply(&action, &mut dice).expect("a move within Russia");
+            for line in describe(&rs, &before, &game.state, &action, &events) {
+                if !lines.last_mut().is_some_and(|last| last.absorb(&line)) {
+                    lines.push(line);
+                }
+            }
+        }
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(lines[0].text, "russia moves 2 inf 1 arm: MOS > LEN");
+    }
+}

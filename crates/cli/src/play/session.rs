@@ -1,0 +1,342 @@
+//! A game being played: the record of it, who plays which power, the
+//! computer players, and the log the screen shows. No terminal here, so the
+//! whole flow of a game can be tested directly.
+
+use super::command::Order;
+use super::narrate::{describe, LineKind, LogLine};
+use super::vocabulary::{action_to_format, order_to_format};
+use super::{odds, save};
+use std::path::Path;
+use warboard_ai::{ComputerPlayer, Player};
+use warboard_record::{ApplyError, DiceMode, Origin, Record, Start};
+use warboard_rules::battle::BattleResult;
+use warboard_rules::game::Actor;
+use warboard_rules::{Action, Game, Phase, PowerId, RuleError};
+
+/// Refusals in a row after which a computer player is moved on with the
+/// default action (as `warboard_ai::play_game` does).
+const FALLBACK_AFTER: u32 = 200;
+/// Refusals in a row after which the computer gives up acting at all,
+/// rather than spin: the log says so and the person may save the game.
+const GIVE_UP_AFTER: u32 = 1000;
+/// The log keeps this many lines.
+const LOG_LIMIT: usize = 5000;
+
+pub struct Session {
+    record: Record,
+    /// `humans[p]`: the person plays power `p`.
+    humans: Vec<bool>,
+    /// One computer player per power; those of the person's powers idle.
+    computers: Vec<ComputerPlayer>,
+    log: Vec<LogLine>,
+    refused_in_a_row: u32,
+    computer_stuck: bool,
+}
+
+impl Session {
+    /// A new classic game on the standard position, dice from `seed`.
+    pub fn new(seed: u64, humans: Vec<bool>) -> Result<Session, String> {
+        let record = Record::new(Start::standard("classic", DiceMode::Seeded { seed })).map_err(|e| e.to_string())?;
+        let mut session = Session::resume(record, humans);
+        session.log.clear();
+        let (round, first) = (session.record.state().round, session.record.state().turn);
+        let first = session.power_name(first).to_string();
+        session.push(LogLine::new(LineKind::Note, format!("new classic game, seed {seed}")));
+        session.push(LogLine::new(LineKind::Turn, format!("== round {round}: {first} ==")));
+        Ok(session)
+    }
+
+    /// A game loaded from a save; the log starts with its story so far.
+    pub fn resume(record: Record, humans: Vec<bool>) -> Session {
+        let powers = record.game().ruleset.power_count();
+        let mut humans = humans;
+        humans.resize(powers, false);
+        let story = warboard_record::narrate::narrate(&record);
+        let skip = story.len().saturating_sub(LOG_LIMIT / 2);
+        let log = story.into_iter().skip(skip).map(|l| LogLine::new(LineKind::Note, l)).collect();
+        Session {
+            record,
+            humans,
+            computers: (0..powers).map(|_| ComputerPlayer::new()).collect(),
+            log,
+            refused_in_a_row: 0,
+            computer_stuck: false,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        self.record.game()
+    }
+    pub fn log(&self) -> &[LogLine] {
+        &self.log
+    }
+    pub fn humans(&self) -> &[bool] {
+        &self.humans
+    }
+    /// Who the person plays, as picked on the first screen.
+    pub fn set_humans(&mut self, mut humans: Vec<bool>) {
+        humans.resize(self.game().ruleset.power_count(), false);
+        self.humans = humans;
+    }
+    pub fn is_human(&self, p: PowerId) -> bool {
+        self.humans.get(p.index()).copied().unwrap_or(false)
+    }
+    pub fn power_name(&self, p: PowerId) -> &str {
+        &self.game().ruleset.power(p).id
+    }
+    pub fn seed(&self) -> Option<u64> {
+        match self.record.dice_mode() {
+            DiceMode::Seeded { seed } => Some(seed),
+            DiceMode::Client => None,
+        }
+    }
+    pub fn computer_stuck(&self) -> bool {
+        self.computer_stuck
+    }
+
+    /// The power whose decision the game waits for (`None`: the game is over).
+    pub fn actor(&self) -> Option<PowerId> {
+        match self.game().actor() {
+            Actor::Power(p) => Some(p),
+            Actor::Terminal => None,
+        }
+    }
+
+    /// Whether the computer has a move to make now.
+    pub fn computer_to_act(&self) -> bool {
+        !self.computer_stuck && self.actor().is_some_and(|p| !self.is_human(p))
+    }
+
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.push(LogLine::new(LineKind::Note, text));
+    }
+
+    fn push(&mut self, line: LogLine) {
+        if self.log.last_mut().is_some_and(|last| last.absorb(&line)) {
+            return;
+        }
+        self.log.push(line);
+        if self.log.len() > LOG_LIMIT {
+            self.log.drain(..LOG_LIMIT / 10);
+        }
+    }
+
+    /// Plays the person's order for the power that acts now. On refusal the
+    /// game is unchanged and the error is the engine's sentence.
+    pub fn order(&mut self, order: &Order) -> Result<(), String> {
+        let Some(p) = self.actor() else {
+            return Err("the game is over".into());
+        };
+        if !self.is_human(p) {
+            return Err(format!("it is {}'s decision, and the computer plays {}", self.power_name(p), self.power_name(p)));
+        }
+        let side = self.game().ruleset.side(p).name();
+        let action = order_to_format(order, self.game(), side);
+        let resolved = self.apply(&action, Origin::Client)?;
+        // Before an attack is fought: the odds of the battle the move declared.
+        if let (Order::Move { route, bombing: false, .. }, Action::Move { .. }) = (order, &resolved) {
+            let in_combat_move = self.game().state.phase == Phase::CombatMove;
+            if let (true, Some(&to)) = (in_combat_move, route.last()) {
+                if let Some(o) = odds::at_space(self.game(), to) {
+                    let at = self.game().ruleset.map.name(to).to_string();
+                    self.push(LogLine::new(LineKind::Odds, format!("odds at {at}: {}", o.summary())));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a FORMAT.md action and logs what it did; returns the action
+    /// as the rules core resolved it.
+    fn apply(&mut self, action: &serde_json::Value, by: Origin) -> Result<Action, String> {
+        let before = self.record.state().clone();
+        let resolved = self.record.resolve(action).map_err(|e| e.to_string())?;
+        let odds_line = self.odds_before_fighting(&resolved);
+        let entry = self.record.apply(action, by).map_err(|e| e.to_string())?;
+        let (resolved, events) = (entry.resolved.clone(), entry.events.clone());
+        if let Some(line) = odds_line {
+            self.push(line);
+        }
+        let lines = describe(&self.game().ruleset, &before, self.record.state(), &resolved, &events);
+        for line in lines {
+            self.push(line);
+        }
+        Ok(resolved)
+    }
+
+    /// The odds of a battle about to be fought for the first time.
+    fn odds_before_fighting(&self, action: &Action) -> Option<LogLine> {
+        let at = match action {
+            Action::Battle { at } | Action::Resolve { at: Some(at) } => *at,
+            _ => return None,
+        };
+        let game = self.game();
+        let b = game.state.battles.iter().find(|b| b.at == at && b.result == BattleResult::Pending)?;
+        let o = odds::of_battle(game, b)?;
+        Some(LogLine::new(LineKind::Odds, format!("odds at {}: {}", game.ruleset.map.name(at), o.summary())))
+    }
+
+    /// Lets the computer make one move, if it has one to make. Returns
+    /// whether it did something (a refused proposal counts: it learns).
+    pub fn step_computer(&mut self) -> bool {
+        if !self.computer_to_act() {
+            return false;
+        }
+        let Some(p) = self.actor() else { return false };
+        let action = if self.refused_in_a_row > FALLBACK_AFTER {
+            // A player that keeps proposing refused actions is moved on: the
+            // phase ends, or the battle is played out with default choices.
+            if self.game().state.phase == Phase::Combat {
+                Action::Resolve { at: None }
+            } else {
+                Action::EndPhase
+            }
+        } else {
+            self.computers[p.index()].next_action(self.record.game())
+        };
+        let v = action_to_format(&action, &self.game().ruleset);
+        match self.apply(&v, Origin::Engine) {
+            Ok(_) => self.refused_in_a_row = 0,
+            Err(message) => {
+                self.refused_in_a_row += 1;
+                if self.refused_in_a_row > FALLBACK_AFTER {
+                    // Even the fallback was refused: start the next pending battle.
+                    let pending = self.game().state.battles.iter().find(|b| !b.result.is_over()).map(|b| b.at);
+                    if let Some(at) = pending {
+                        let v = action_to_format(&Action::Resolve { at: Some(at) }, &self.game().ruleset);
+                        let _ = self.apply(&v, Origin::Engine);
+                    }
+                }
+                if self.refused_in_a_row > GIVE_UP_AFTER {
+                    self.computer_stuck = true;
+                    self.note(format!("the computer playing {} is stuck ({message}); save the game and report it", self.power_name(p)));
+                }
+                let error = match self.record.resolve(&v) {
+                    Err(ApplyError::Rejected(e)) => e,
+                    _ => RuleError::new("play/refused", message),
+                };
+                self.computers[p.index()].rejected(&action, &error);
+            }
+        }
+        true
+    }
+
+    /// Takes back the person's last action of the phase.
+    pub fn undo(&mut self) -> Result<(), String> {
+        let entry = self.record.undo().map_err(|e| e.to_string())?;
+        self.note(format!("undone: {}", entry.action));
+        Ok(())
+    }
+
+    pub fn save(&mut self, path: &Path) -> Result<(), String> {
+        save::save(&self.record, path)?;
+        self.note(format!("saved to {}", path.display()));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::command::{parse, Command};
+
+    fn germany_only() -> Vec<bool> {
+        vec![false, true, false, false, false]
+    }
+
+    fn run_computers(s: &mut Session) {
+        for _ in 0..100_000 {
+            if !s.step_computer() {
+                return;
+            }
+        }
+        panic!("the computer never handed over");
+    }
+
+    fn order(s: &mut Session, line: &str) -> Result<(), String> {
+        match parse(line, &s.game().ruleset.clone()) {
+            Ok(Command::Order(o)) => s.order(&o),
+            other => panic!("`{line}` is an order, not {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_computer_plays_russia_and_germany_is_asked_as_defender_then_for_its_turn() {
+        let mut s = Session::new(1, germany_only()).expect("a game starts");
+        assert!(s.computer_to_act());
+        let germany = s.game().ruleset.power_by_name("germany").expect("germany");
+        for _ in 0..50 {
+            run_computers(&mut s);
+            assert_eq!(s.actor(), Some(germany), "the computer hands over only to the person");
+            if s.game().state.turn == germany {
+                break;
+            }
+            // Russia attacks: Germany, defending, decides during Russia's turn.
+            assert_eq!(s.game().state.phase, Phase::Combat);
+            order(&mut s, "resolve").expect("the defender may fight it out with default choices");
+        }
+        assert_eq!(s.game().state.phase, Phase::Research);
+        assert!(s.log().iter().any(|l| l.text == "== round 1: germany =="), "the turn change is logged");
+        assert!(s.log().iter().any(|l| l.text.starts_with("russia collects")), "Russia's income is logged");
+    }
+
+    #[test]
+    fn computer_players_play_whole_rounds_through_the_save_vocabulary() {
+        // Every computer action goes through FORMAT.md's words and the
+        // record; none may be lost in translation and stall the game.
+        let mut s = Session::new(3, vec![false; 5]).expect("a game starts");
+        let mut steps = 0;
+        while s.actor().is_some() && s.game().state.round <= 4 && steps < 200_000 {
+            assert!(s.step_computer(), "the computer always has a move while the game goes on");
+            steps += 1;
+        }
+        assert!(!s.computer_stuck());
+        assert!(s.game().state.round > 4 || s.game().state.winner.is_some(), "four rounds were played in {steps} steps");
+        assert!(s.refused_in_a_row < FALLBACK_AFTER);
+    }
+
+    #[test]
+    fn a_computer_powers_decision_is_not_the_persons() {
+        let mut s = Session::new(1, germany_only()).expect("a game starts");
+        assert!(order(&mut s, "end").unwrap_err().contains("computer plays russia"));
+    }
+
+    #[test]
+    fn the_persons_orders_are_applied_or_refused_with_the_engines_reason() {
+        let mut s = Session::new(1, vec![true; 5]).expect("a game starts");
+        for _ in 0..7 {
+            order(&mut s, "end").expect("Russia's seven phases end");
+        }
+        assert_eq!(s.actor().map(|p| s.power_name(p).to_string()).as_deref(), Some("germany"));
+        order(&mut s, "end").expect("research ends");
+        let before = s.game().state.clone();
+        let refused = order(&mut s, "buy 99 bmb").expect_err("Germany cannot afford 99 bombers");
+        assert!(!refused.is_empty());
+        assert_eq!(s.game().state, before, "a refused order changes nothing");
+        order(&mut s, "buy 2 inf").expect("two infantry are affordable");
+        assert!(s.log().iter().any(|l| l.text == "germany buys 2 inf for 6 IPCs"));
+        order(&mut s, "end").expect("purchase ends");
+        assert_eq!(s.game().state.phase, Phase::CombatMove);
+        // Germany attacks Karelia from East Europe: the odds are logged.
+        order(&mut s, "move 3 inf 1 arm EEU LEN").expect("land units move into Karelia");
+        assert!(s.log().iter().any(|l| l.kind == LineKind::Odds && l.text.starts_with("odds at LEN: attack wins")), "{:?}", s.log());
+        order(&mut s, "end").expect("combat move ends");
+        order(&mut s, "resolve LEN").expect("the battle is fought");
+        assert!(s.log().iter().any(|l| l.kind == LineKind::Dice));
+        assert!(s.log().iter().any(|l| l.text.starts_with("battle at LEN ends")), "{:?}", s.log());
+    }
+
+    #[test]
+    fn undo_and_save_round_trip() {
+        let mut s = Session::new(5, vec![true; 5]).expect("a game starts");
+        order(&mut s, "end").expect("research ends");
+        order(&mut s, "buy 1 inf").expect("Russia buys");
+        s.undo().expect("a purchase without dice can be undone");
+        assert!(s.game().state.purchased.is_empty());
+        let path = std::env::temp_dir().join(format!("warboard-play-session-{}.json", std::process::id()));
+        s.save(&path).expect("the temp dir is writable");
+        let loaded = Session::resume(save::load(&path).expect("it loads"), vec![true; 5]);
+        assert_eq!(loaded.game().state, s.game().state);
+        let _ = std::fs::remove_file(&path);
+    }
+}

@@ -1,0 +1,25 @@
+//! `warboard replay FILE`: a save file's game told turn by turn, from its
+//! log's events. The file is loaded (replayed and checked) first, so a
+//! damaged file is reported, not narrated.
+
+use std::path::Path;
+use warboard_record::{narrate, Record};
+
+/// The narration, or why the file cannot be replayed.
+pub fn run(path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let record = Record::load(&text).map_err(|e| format!("{}: [{}] {e}", path.display(), e.code()))?;
+    let mut out = String::new();
+    for line in narrate::narrate(&record) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let s = record.state();
+    let rs = &record.game().ruleset;
+    let outcome = match s.winner {
+        Some(side) => format!("the {} have won", side.name()),
+        None => format!("round {}, {}'s turn, {} phase", s.round, rs.powers[s.turn.index()].id, s.phase.name().replace('_', " ")),
+    };
+    out.push_str(&format!("\n{} actions; the game stands at: {outcome}\n", record.log().len()));
+    Ok(out)
+}

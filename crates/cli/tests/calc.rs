@@ -1,0 +1,118 @@
+//! `warboard calc` from the outside: JSON fields, the tables, the chart,
+//! and clear errors with a non-zero exit for battles that cannot be.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn warboard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warboard")).args(args).output().expect("the warboard binary runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = warboard(args);
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.trim().lines().count(), 1, "one JSON object on one line");
+    serde_json::from_str(&text).expect("valid JSON")
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or_else(|| panic!("{key} is a number in {v}"))
+}
+
+#[test]
+fn json_has_the_documented_fields() {
+    let v = json(&["calc", "1 inf vs 1 inf", "--json"]);
+    for key in [
+        "attacker_wins",
+        "defender_wins",
+        "draw",
+        "captured",
+        "attacker_survivors",
+        "defender_survivors",
+        "attacker_ipc_loss",
+        "defender_ipc_loss",
+        "rounds",
+        "pruned",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key} in {v}");
+    }
+    assert!((num(&v, "attacker_wins") - 0.25).abs() < 1e-9);
+    assert!((num(&v, "defender_wins") - 0.625).abs() < 1e-9);
+    assert!((num(&v, "draw") - 0.125).abs() < 1e-9);
+    assert!((num(&v, "captured") - 0.25).abs() < 1e-9);
+    assert!((num(&v, "rounds") - 2.25).abs() < 1e-9);
+    assert!((v["attacker_survivors"]["infantry"].as_f64().unwrap() - 0.25).abs() < 1e-9);
+    assert!((v["defender_survivors"]["infantry"].as_f64().unwrap() - 0.625).abs() < 1e-9);
+    assert_eq!(v["method"], "exact");
+}
+
+#[test]
+fn options_reach_the_calculator() {
+    let v = json(&["calc", "1 ftr vs 1 inf, 1 aa", "--json"]);
+    assert!((num(&v, "attacker_wins") - 5.0 / 12.0).abs() < 1e-9);
+    assert_eq!(num(&v, "captured"), 0.0, "aircraft do not capture");
+    let v = json(&["calc", "1 inf vs 1 inf", "--retreat", "after:1", "--json"]);
+    assert!((num(&v, "retreated") - 20.0 / 36.0).abs() < 1e-9);
+    let v = json(&["calc", "1 inf, 1 bb vs 1 inf", "--amphibious", "--json"]);
+    assert!(num(&v, "attacker_wins") > 0.5);
+    assert_eq!(v["attacker_survivors"]["battleship"].as_f64(), Some(1.0));
+}
+
+#[test]
+fn monte_carlo_reports_standard_errors() {
+    let args = ["calc", "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa", "--monte-carlo", "2000", "--seed", "7", "--json"];
+    let v = json(&args);
+    assert_eq!(v["method"], "monte_carlo");
+    assert_eq!(v["runs"], 2000);
+    let se = num(&v["standard_errors"], "attacker_wins");
+    assert!(se > 0.0 && se < 0.02);
+    let exact = json(&["calc", "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa", "--json"]);
+    assert!((num(&v, "attacker_wins") - num(&exact, "attacker_wins")).abs() < 5.0 * se);
+    assert_eq!(v, json(&args), "the same seed gives the same answer");
+}
+
+#[test]
+fn human_output_has_the_tables() {
+    let out = warboard(&["calc", "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for part in ["attacker wins", "defender wins", "Expected survivors", "Attacker left", "Defender left", "Rounds fought", "IPCs lost"] {
+        assert!(text.contains(part), "no {part:?} in\n{text}");
+    }
+}
+
+#[test]
+fn chart_is_written_as_svg() {
+    let path = std::env::temp_dir().join(format!("warboard-calc-test-{}.svg", std::process::id()));
+    let out = warboard(&["calc", "2 inf, 1 arm vs 2 inf", "--chart", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    assert!(svg.starts_with("<svg") && svg.contains("Rounds fought"));
+    let out = warboard(&["calc", "2 inf vs 2 inf", "--chart", "odds.png"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn impossible_battles_fail_clearly() {
+    for (battle, says) in [
+        ("3 inf vs 2 bb", "land units and ships"),
+        ("3 elephants vs 2 inf", "unknown unit"),
+        ("vs 2 inf", "empty"),
+        ("3 inf vs", "empty"),
+        ("3 inf", "ATTACKERS vs DEFENDERS"),
+        ("2 art vs 1 inf", "no artillery"),
+        ("1 aa vs 1 inf", "do not attack"),
+    ] {
+        let out = warboard(&["calc", battle]);
+        assert!(!out.status.success(), "{battle} should fail");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{battle}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = warboard(&["calc", "1 inf vs 1 inf", "--retreat", "sometimes"]);
+    assert!(!out.status.success());
+    let out = warboard(&["calc", "1 inf vs 1 inf", "--ruleset", "nonesuch"]);
+    assert!(!out.status.success());
+}

@@ -1,0 +1,161 @@
+//! The engine in process: undo's reach, the powers the engine plays, a
+//! failed `new` keeping the game, and the full position as a new game.
+
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use warboard_protocol::{Engine, Reply};
+
+/// An engine and a way to talk to it.
+struct Client {
+    engine: Engine,
+    events: Vec<Value>,
+}
+
+impl Client {
+    fn new() -> Client {
+        Client { engine: Engine::new(), events: Vec::new() }
+    }
+
+    /// The final reply to a request; events go to `self.events`.
+    fn send(&mut self, request: Value) -> Reply {
+        let mut replies = Vec::new();
+        self.engine.handle_line(&request.to_string(), &mut |r| replies.push(r));
+        let last = replies.pop().expect("every request is answered");
+        for r in replies {
+            match r {
+                Reply::Event { event, .. } => self.events.push(event),
+                other => panic!("only events come before the answer, not {other:?}"),
+            }
+        }
+        last
+    }
+
+    fn ok(&mut self, request: Value) -> Value {
+        match self.send(request.clone()) {
+            Reply::Ok { result, .. } => result,
+            other => panic!("{request} failed: {other:?}"),
+        }
+    }
+
+    fn error(&mut self, request: Value) -> String {
+        match self.send(request.clone()) {
+            Reply::Error { code, .. } => code,
+            other => panic!("{request} should fail: {other:?}"),
+        }
+    }
+
+    fn act(&mut self, action: Value) -> Value {
+        self.ok(json!({"cmd": "apply", "action": action}))["summary"].clone()
+    }
+}
+
+#[test]
+fn undo_reaches_back_within_the_phase_and_never_past_dice() {
+    let mut c = Client::new();
+    c.ok(json!({"cmd": "new", "seed": 5}));
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/nothing");
+    c.act(json!({"type": "end_phase"}));
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/phase-start");
+    c.act(json!({"type": "purchase", "units": {"infantry": 1}}));
+    let s = c.act(json!({"type": "purchase", "units": {"armor": 1}}));
+    assert_eq!((s["undo"].as_u64(), s["ipcs"]["russia"].as_i64()), (Some(2), Some(16)));
+    let undone = c.ok(json!({"cmd": "undo"}));
+    assert_eq!(undone["undone"], json!({"type": "purchase", "units": {"armor": 1}}));
+    let undone = c.ok(json!({"cmd": "undo"}));
+    assert_eq!((undone["summary"]["ipcs"]["russia"].as_i64(), undone["summary"]["seq"].as_u64()), (Some(24), Some(1)));
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/phase-start");
+
+    c.act(json!({"type": "end_phase"}));
+    c.act(json!({"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}));
+    let moved = c.ok(json!({"cmd": "undo"}));
+    assert_eq!(moved["summary"]["undo"], 0);
+    c.act(json!({"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}));
+    c.act(json!({"type": "end_phase"}));
+    c.act(json!({"type": "resolve", "at": "UKR"}));
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/dice-rolled");
+}
+
+#[test]
+fn the_engine_plays_the_powers_the_client_does_not() {
+    let mut c = Client::new();
+    // The client plays Germany: the engine plays Russia's first turn at once.
+    let started = c.ok(json!({"cmd": "new", "seed": 8, "powers": ["germany"]}));
+    // The computer's Russia may attack Germany: the client, defending,
+    // answers those battles (here: with the default decisions).
+    let mut s = started["summary"].clone();
+    while s["turn"] != "germany" {
+        assert_eq!(s["awaiting"].as_str(), Some("client"), "{s}");
+        s = c.act(json!({"type": "resolve"}));
+    }
+    assert_eq!((s["turn"].as_str(), s["phase"].as_str(), s["awaiting"].as_str()), (Some("germany"), Some("research"), Some("client")));
+    assert!(c.events.iter().any(|e| e["event"] == "engine_action" && e["power"] == "russia"));
+    assert!(c.events.iter().any(|e| e["event"] == "income" && e["power"] == "russia"));
+    for _ in 0..7 {
+        c.act(json!({"type": "end_phase"}));
+    }
+    // Germany's turn ended; the engine played the others (the client
+    // answering their attacks), and round 2 is Germany's again.
+    let mut s = c.ok(json!({"cmd": "state"}))["summary"].clone();
+    while s["turn"] != "germany" {
+        s = c.act(json!({"type": "resolve"}));
+    }
+    assert_eq!((s["round"].as_u64(), s["turn"].as_str()), (Some(2), Some("germany")), "{s}");
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/by-engine");
+    // Germany may give up for the Axis, not for the Allies.
+    assert_eq!(c.error(json!({"cmd": "apply", "action": {"type": "surrender", "side": "allies"}})), "game/not-your-side");
+    let s = c.act(json!({"type": "surrender", "side": "axis"}));
+    assert_eq!((s["winner"].as_str(), s["awaiting"].as_str()), (Some("allies"), Some("nobody")));
+    assert_eq!(c.error(json!({"cmd": "apply", "action": {"type": "end_phase"}})), "game/over");
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/game-over");
+}
+
+#[test]
+fn a_failed_new_or_load_keeps_the_game() {
+    let mut c = Client::new();
+    c.ok(json!({"cmd": "new", "seed": 1}));
+    c.act(json!({"type": "end_phase"}));
+    let before = c.ok(json!({"cmd": "state", "full": true}));
+    assert_eq!(c.error(json!({"cmd": "new", "setup": "moon"})), "start/bad-position");
+    assert_eq!(c.error(json!({"cmd": "new", "dice": "client", "seed": 4})), "protocol/bad-field");
+    assert_eq!(c.error(json!({"cmd": "load", "path": "/no/such/file.json"})), "save/unreadable");
+    assert_eq!(c.ok(json!({"cmd": "state", "full": true})), before);
+}
+
+#[test]
+fn stale_actions_are_refused() {
+    let mut c = Client::new();
+    c.ok(json!({"cmd": "new", "seed": 1}));
+    c.ok(json!({"cmd": "apply", "action": {"type": "end_phase"}, "seq": 0}));
+    assert_eq!(c.error(json!({"cmd": "apply", "action": {"type": "end_phase"}, "seq": 0})), "game/stale-seq");
+}
+
+/// Units per (space, owner, type), without their ids.
+fn census(position: &Value) -> BTreeMap<(String, String, String), usize> {
+    let mut m = BTreeMap::new();
+    for u in position["units"].as_array().unwrap() {
+        let key =
+            (u["at"].as_str().unwrap().to_string(), u["owner"].as_str().unwrap().to_string(), u["type"].as_str().unwrap().to_string());
+        *m.entry(key).or_default() += 1;
+    }
+    m
+}
+
+#[test]
+fn the_full_position_starts_a_new_game() {
+    let mut c = Client::new();
+    c.ok(json!({"cmd": "new", "seed": 3}));
+    c.act(json!({"type": "end_phase"}));
+    c.act(json!({"type": "purchase", "units": {"infantry": 2}}));
+    let position = c.ok(json!({"cmd": "state", "full": true}))["position"].clone();
+    c.ok(json!({"cmd": "new", "seed": 3, "setup": "empty", "state": position}));
+    let again = c.ok(json!({"cmd": "state", "full": true}))["position"].clone();
+    for field in ["round", "turn", "phase", "control", "ipcs", "purchased"] {
+        assert_eq!(again[field], position[field], "{field}");
+    }
+    assert_eq!(census(&again), census(&position));
+    // The engine's unit names are the ones it reads, in the new game too.
+    let first = again["units"][0].clone();
+    let route = json!([first["at"], first["at"]]);
+    let reply = c.send(json!({"cmd": "apply", "action": {"type": "move", "units": [{"id": first["id"]}], "route": route}}));
+    assert!(!matches!(reply, Reply::Error { ref code, .. } if code == "action/no-such-units"), "{reply:?}");
+}

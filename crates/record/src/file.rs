@@ -1,0 +1,142 @@
+//! The save file on disk: its fields, and the layout it is written in.
+
+use crate::dice::DiceMode;
+use crate::start::Position;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use warboard_rules::{Action, Event, GameState};
+
+/// The value of a save file's `format` field.
+pub const FORMAT_MARKER: &str = "warboard-save";
+/// The save format this warboard writes and reads.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// Who made an action: the client, or the engine deciding for a power the
+/// client does not control.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    #[default]
+    Client,
+    Engine,
+}
+
+impl Origin {
+    fn is_client(&self) -> bool {
+        *self == Origin::Client
+    }
+}
+
+/// One accepted action.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// The action in FORMAT.md's vocabulary, as it was given.
+    pub action: Value,
+    #[serde(default, skip_serializing_if = "Origin::is_client")]
+    pub by: Origin,
+    /// The rules-core action it was resolved to (selectors turned into units).
+    pub resolved: Action,
+    /// The dice it consumed, in order.
+    pub dice: Vec<u8>,
+    /// What happened.
+    pub events: Vec<Event>,
+}
+
+/// The options of a saved game: those set by name, and all of them as the
+/// ruleset's canonical string (which a load checks, so that a change of the
+/// ruleset's defaults cannot silently change an old game).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct OptionsRecord {
+    pub changed: BTreeMap<String, Value>,
+    pub canonical: String,
+}
+
+/// The dice of a saved game: the seed, or every client die.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "source", rename_all = "snake_case", deny_unknown_fields)]
+pub(crate) enum DiceRecord {
+    Seeded {
+        seed: u64,
+    },
+    Client {
+        /// Every die consumed, in order (the entries' `dice`, joined).
+        rolled: Vec<u8>,
+        /// Dice supplied and not yet used.
+        queued: Vec<u8>,
+    },
+}
+
+impl DiceRecord {
+    pub fn mode(&self) -> DiceMode {
+        match self {
+            DiceRecord::Seeded { seed } => DiceMode::Seeded { seed: *seed },
+            DiceRecord::Client { .. } => DiceMode::Client,
+        }
+    }
+}
+
+/// A save file as written.
+pub(crate) struct SaveFile<'a> {
+    pub ruleset: &'a str,
+    pub options: OptionsRecord,
+    pub position: &'a Position,
+    pub dice: DiceRecord,
+    pub log: &'a [Entry],
+    pub snapshot: &'a GameState,
+    pub hash: String,
+}
+
+/// A save file as read, before its parts are checked one by one: the log
+/// and the snapshot stay JSON so that an error can name the entry at fault.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawSave {
+    #[allow(dead_code)] // checked before the rest is parsed
+    pub format: String,
+    #[allow(dead_code)] // likewise
+    pub version: u64,
+    pub ruleset: String,
+    pub options: OptionsRecord,
+    pub position: Position,
+    pub dice: DiceRecord,
+    pub log: Vec<Value>,
+    pub snapshot: Value,
+    pub hash: String,
+}
+
+/// Compact JSON of a value that always serialises (plain data, string keys).
+fn compact<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_else(|_| "null".into())
+}
+
+/// Writes a save file: the header fields one per line, then one line per
+/// log entry (so that saves diff well and a damaged entry is easy to find),
+/// then the snapshot and its hash. The same game always gives the same
+/// bytes.
+pub(crate) fn render(f: &SaveFile<'_>) -> String {
+    let mut out = String::new();
+    out.push_str("{\n");
+    out.push_str(&format!("  \"format\": {},\n", compact(&FORMAT_MARKER)));
+    out.push_str(&format!("  \"version\": {FORMAT_VERSION},\n"));
+    out.push_str(&format!("  \"ruleset\": {},\n", compact(&f.ruleset)));
+    out.push_str(&format!("  \"options\": {},\n", compact(&f.options)));
+    out.push_str(&format!("  \"position\": {},\n", compact(f.position)));
+    out.push_str(&format!("  \"dice\": {},\n", compact(&f.dice)));
+    if f.log.is_empty() {
+        out.push_str("  \"log\": [],\n");
+    } else {
+        out.push_str("  \"log\": [\n");
+        for (i, e) in f.log.iter().enumerate() {
+            let sep = if i + 1 == f.log.len() { "" } else { "," };
+            out.push_str(&format!("    {}{sep}\n", compact(e)));
+        }
+        out.push_str("  ],\n");
+    }
+    out.push_str(&format!("  \"snapshot\": {},\n", compact(f.snapshot)));
+    out.push_str(&format!("  \"hash\": {}\n", compact(&f.hash)));
+    out.push_str("}\n");
+    out
+}

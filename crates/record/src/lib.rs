@@ -1,0 +1,33 @@
+//! Save files and replays.
+//!
+//! A [`Record`] is a game as a log: the start (ruleset, options, position,
+//! dice source) and every accepted action, each with the dice it consumed and
+//! the events it produced. The game state is always the result of replaying
+//! that log, which is what makes a save trustworthy: loading replays it from
+//! the start and checks the result against the saved snapshot and its hash,
+//! so a damaged or tampered file is rejected with an error that names what is
+//! wrong ([`LoadError`]), never loaded as a silently different game.
+//!
+//! The save format is documented in `docs/saves.md`.
+
+mod dice;
+mod error;
+mod file;
+mod hash;
+mod limits;
+mod load;
+mod names;
+pub mod narrate;
+mod record;
+mod start;
+pub mod write;
+
+pub use dice::DiceMode;
+pub use error::{ApplyError, LoadError, StartError, UndoError};
+pub use file::{Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};
+pub use hash::state_hash;
+pub use limits::{MAX_NUMBER, MAX_POSITION_UNITS};
+pub use names::{parse_unit_name, unit_name};
+pub use record::{Record, UNDO_POLICY};
+pub use start::{Position, Start};
+pub use write::action_to_format;

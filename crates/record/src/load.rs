@@ -1,0 +1,138 @@
+//! Loading a save file: parse it in stages, rebuild the start, replay the
+//! log through the same path as live play, and check every recorded fact
+//! (the resolved actions, the dice, the events, the snapshot and its hash)
+//! against what the replay does. The first fact that disagrees is the error.
+
+use crate::error::LoadError;
+use crate::file::{DiceRecord, Entry, RawSave, FORMAT_MARKER, FORMAT_VERSION};
+use crate::hash::state_hash;
+use crate::record::Record;
+use crate::start::Start;
+use crate::ApplyError;
+use serde_json::Value;
+use warboard_rules::GameState;
+
+pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
+    let value = parse_json(text)?;
+    check_header(&value)?;
+    let raw: RawSave = serde_json::from_value(value).map_err(|e| LoadError::Malformed(e.to_string()))?;
+    let entries = raw
+        .log
+        .iter()
+        .enumerate()
+        .map(|(i, v)| serde_json::from_value::<Entry>(v.clone()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
+        .collect::<Result<Vec<Entry>, LoadError>>()?;
+    let snapshot: GameState = serde_json::from_value(raw.snapshot).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
+    // The hash guards the snapshot itself; checking it before the replay
+    // tells an edited snapshot from an edited log.
+    let computed = state_hash(&snapshot);
+    if computed != raw.hash {
+        return Err(LoadError::HashMismatch { recorded: raw.hash, computed });
+    }
+
+    let start = Start { ruleset: raw.ruleset, options: raw.options.changed, position: raw.position, dice: raw.dice.mode() };
+    let (recorded_rolled, recorded_queued) = match &raw.dice {
+        DiceRecord::Seeded { .. } => (Vec::new(), Vec::new()),
+        DiceRecord::Client { rolled, queued } => (rolled.clone(), queued.clone()),
+    };
+    if let Some(bad) = recorded_rolled.iter().chain(&recorded_queued).find(|d| !(1..=6).contains(*d)) {
+        return Err(LoadError::DiceInconsistent(format!("a die shows 1 to 6, not {bad}")));
+    }
+    let all_client_dice: Vec<u8> = recorded_rolled.iter().chain(&recorded_queued).copied().collect();
+    let mut record = Record::for_replay(start, all_client_dice)?;
+    let rebuilt = record.game().ruleset.options.canonical();
+    if rebuilt != raw.options.canonical {
+        return Err(LoadError::OptionsMismatch { recorded: raw.options.canonical, rebuilt });
+    }
+
+    for (index, entry) in entries.into_iter().enumerate() {
+        replay_entry(&mut record, index, entry)?;
+    }
+
+    if matches!(raw.dice, DiceRecord::Client { .. }) {
+        let (rolled, queued) = record.client_dice();
+        if rolled != recorded_rolled || queued != recorded_queued {
+            return Err(LoadError::DiceInconsistent(format!(
+                "the file lists {} client dice as rolled, but the log's actions roll {}",
+                recorded_rolled.len(),
+                rolled.len()
+            )));
+        }
+    }
+    if *record.state() != snapshot {
+        return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
+    }
+    Ok(record)
+}
+
+/// Parses the text as JSON, telling a cut-short file from one that is not JSON.
+fn parse_json(text: &str) -> Result<Value, LoadError> {
+    serde_json::from_str(text).map_err(|e| {
+        if e.is_eof() {
+            LoadError::Truncated { line: e.line(), column: e.column() }
+        } else {
+            // The message without serde's own "at line L column C" suffix.
+            let detail = e.to_string();
+            let detail = detail.split(" at line ").next().unwrap_or(&detail).to_string();
+            LoadError::NotJson { line: e.line(), column: e.column(), detail }
+        }
+    })
+}
+
+/// The format marker and version, checked before anything else is read: a
+/// file of another version may be shaped differently.
+fn check_header(value: &Value) -> Result<(), LoadError> {
+    let Some(obj) = value.as_object() else {
+        return Err(LoadError::NotASave("the file is JSON, but not an object".into()));
+    };
+    match obj.get("format") {
+        Some(Value::String(s)) if s == FORMAT_MARKER => {}
+        Some(other) => return Err(LoadError::NotASave(format!("`format` is {other}, not \"{FORMAT_MARKER}\""))),
+        None => return Err(LoadError::NotASave(format!("there is no `format`: \"{FORMAT_MARKER}\" field"))),
+    }
+    match obj.get("version") {
+        Some(v) if v.as_u64() == Some(FORMAT_VERSION) => Ok(()),
+        Some(v) => Err(LoadError::UnknownVersion { found: v.to_string(), supported: FORMAT_VERSION }),
+        None => Err(LoadError::UnknownVersion { found: "none".into(), supported: FORMAT_VERSION }),
+    }
+}
+
+/// Replays one entry and checks that it does what the file says it did.
+fn replay_entry(record: &mut Record, index: usize, entry: Entry) -> Result<(), LoadError> {
+    // The written action is resolved again and must give the recorded one:
+    // the recorded rules-core action is never applied unchecked (its unit
+    // and space numbers could point anywhere in a damaged file).
+    let resolved = record.resolve(&entry.action).map_err(|e| match e {
+        // Units that are not there make the action illegal, as in play.
+        ApplyError::NoSuchUnits(_) => LoadError::ActionRejected { index, code: e.code().to_string(), message: e.to_string() },
+        _ => LoadError::UnreadableAction { index, detail: e.to_string() },
+    })?;
+    if resolved != entry.resolved {
+        return Err(LoadError::ActionMismatch { index, written: entry.action.to_string() });
+    }
+    let applied = match record.apply_resolved(entry.action.clone(), resolved, entry.by) {
+        Ok(applied) => applied,
+        Err(ApplyError::NeedDice { .. }) => {
+            return Err(LoadError::DiceInconsistent(format!("log[{index}]: the action needs more client dice than the file lists")))
+        }
+        Err(e) => return Err(LoadError::ActionRejected { index, code: e.code().to_string(), message: e.to_string() }),
+    };
+    if applied.dice != entry.dice {
+        return Err(LoadError::DiceInconsistent(format!(
+            "log[{index}]: the file records the dice {:?}, but the game's dice source gives {:?}",
+            entry.dice, applied.dice
+        )));
+    }
+    if applied.events != entry.events {
+        return Err(LoadError::EventsMismatch { index });
+    }
+    Ok(())
+}
+
+/// The first top-level field of the game state that differs, for the error.
+fn first_difference(replayed: &GameState, snapshot: &GameState) -> String {
+    let (Ok(Value::Object(a)), Ok(Value::Object(b))) = (serde_json::to_value(replayed), serde_json::to_value(snapshot)) else {
+        return "the state".into();
+    };
+    a.iter().find(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| format!("`{k}`")).unwrap_or_else(|| "the state".into())
+}

@@ -1,0 +1,294 @@
+//! Saves: save → load → save gives the same bytes and the same game, for
+//! random play (a property test), and each kind of damage to a save file is
+//! rejected with its own error.
+
+mod common;
+
+use common::random_game;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use warboard_record::{state_hash, DiceMode, LoadError, Origin, Record, Start};
+use warboard_rules::GameState;
+
+fn round_trip(record: &Record) -> Result<(), String> {
+    let text = record.to_save_string();
+    let loaded = Record::load(&text).map_err(|e| format!("{} ({})", e, e.code()))?;
+    if loaded.state() != record.state() {
+        return Err("the replay reaches another state".into());
+    }
+    if loaded.log() != record.log() {
+        return Err("the loaded log differs".into());
+    }
+    if loaded.undo_depth() != record.undo_depth() {
+        return Err(format!("undo depth {} after loading, {} before", loaded.undo_depth(), record.undo_depth()));
+    }
+    if loaded.to_save_string() != text {
+        return Err("saving the loaded game gives other bytes".into());
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+    #[test]
+    fn seeded_games_save_load_save_identically(seed in any::<u64>(), dice_seed in any::<u64>()) {
+        let record = random_game(seed, 500, DiceMode::Seeded { seed: dice_seed });
+        prop_assert!(record.log().len() > 20, "random play accepted only {} actions", record.log().len());
+        prop_assert_eq!(round_trip(&record), Ok(()));
+    }
+
+    #[test]
+    fn client_dice_games_save_load_save_identically(seed in any::<u64>()) {
+        let record = random_game(seed, 500, DiceMode::Client);
+        prop_assert_eq!(round_trip(&record), Ok(()));
+    }
+}
+
+#[test]
+fn a_new_game_round_trips() {
+    let record = Record::new(Start::standard("classic", DiceMode::Seeded { seed: 1 })).unwrap();
+    assert_eq!(round_trip(&record), Ok(()));
+}
+
+#[test]
+fn a_position_with_options_and_named_units_round_trips() {
+    let mut start = Start::standard("classic", DiceMode::Seeded { seed: 5 });
+    start.options.insert("defending_submarines_withdraw".into(), json!(false));
+    start.position.setup = "empty".into();
+    start.position.state = Some(json!({
+        "turn": "germany", "phase": "combat_move", "control": {"EEU": "russia"},
+        "units": [
+            {"at": "GER", "owner": "germany", "type": "armor", "id": "tank"},
+            {"at": "EEU", "owner": "russia", "type": "infantry"}
+        ]
+    }));
+    let mut record = Record::new(start).unwrap();
+    record.apply(&json!({"type": "move", "units": [{"id": "tank"}], "route": ["GER", "EEU"]}), Origin::Client).unwrap();
+    assert_eq!(round_trip(&record), Ok(()));
+    assert!(record.to_save_string().contains("defending_submarines_withdraw=false"));
+}
+
+/// A played game with purchases, dice and a few rounds, as a JSON value to
+/// damage.
+fn played() -> (Record, Value) {
+    let record = random_game(3, 600, DiceMode::Seeded { seed: 3 });
+    let value: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    (record, value)
+}
+
+fn load_value(v: &Value) -> LoadError {
+    Record::load(&serde_json::to_string_pretty(v).unwrap()).expect_err("the damaged save must be rejected")
+}
+
+fn first_entry(v: &Value, pred: impl Fn(&Value) -> bool) -> usize {
+    v["log"].as_array().unwrap().iter().position(pred).expect("the played game has such an entry")
+}
+
+fn is_purchase(e: &Value) -> bool {
+    e["action"]["type"] == "purchase"
+}
+fn has_dice(e: &Value) -> bool {
+    !e["dice"].as_array().unwrap().is_empty()
+}
+
+fn expect(err: LoadError, code: &str, words: &str) {
+    assert_eq!(err.code(), code, "{err}");
+    assert!(err.to_string().contains(words), "`{err}` should say `{words}`");
+}
+
+#[test]
+fn truncated_and_empty_files() {
+    let (record, _) = played();
+    let text = record.to_save_string();
+    expect(Record::load(&text[..text.len() / 2]).unwrap_err(), "save/truncated", "cut short");
+    expect(Record::load("").unwrap_err(), "save/truncated", "truncated or empty");
+}
+
+#[test]
+fn not_json() {
+    expect(Record::load("this is not a save").unwrap_err(), "save/not-json", "not JSON");
+    let (record, _) = played();
+    let text = record.to_save_string().replacen("\"version\": 1", "\"version\"; 1", 1);
+    expect(Record::load(&text).unwrap_err(), "save/not-json", "line 3");
+}
+
+#[test]
+fn not_a_save() {
+    expect(Record::load("[1, 2]").unwrap_err(), "save/not-a-save", "not an object");
+    expect(Record::load(r#"{"id": "some-conformance-case"}"#).unwrap_err(), "save/not-a-save", "no `format`");
+}
+
+#[test]
+fn unknown_version() {
+    let (_, mut v) = played();
+    v["version"] = json!(2);
+    expect(load_value(&v), "save/unknown-version", "version 2");
+}
+
+#[test]
+fn missing_or_mistyped_fields() {
+    let (_, v) = played();
+    let mut no_snapshot = v.clone();
+    no_snapshot.as_object_mut().unwrap().remove("snapshot");
+    expect(load_value(&no_snapshot), "save/malformed", "snapshot");
+    let mut bad_entry = v.clone();
+    bad_entry["log"][4].as_object_mut().unwrap().remove("resolved");
+    expect(load_value(&bad_entry), "save/malformed", "log[4]");
+}
+
+#[test]
+fn unknown_ruleset() {
+    let (_, mut v) = played();
+    v["ruleset"] = json!("chess");
+    expect(load_value(&v), "save/unknown-ruleset", "`chess`");
+}
+
+#[test]
+fn unknown_or_mistyped_option() {
+    let (_, v) = played();
+    let mut unknown = v.clone();
+    unknown["options"]["changed"]["nuclear_weapons"] = json!(true);
+    expect(load_value(&unknown), "save/bad-option", "nuclear_weapons");
+    let mut mistyped = v.clone();
+    mistyped["options"]["changed"]["weapons_development"] = json!("sometimes");
+    expect(load_value(&mistyped), "save/bad-option", "weapons_development");
+}
+
+#[test]
+fn options_that_no_longer_match() {
+    let (_, mut v) = played();
+    let canonical = v["options"]["canonical"].as_str().unwrap().replace("weapons_development=false", "weapons_development=true");
+    v["options"]["canonical"] = json!(canonical);
+    expect(load_value(&v), "save/options-mismatch", "weapons_development=true");
+}
+
+#[test]
+fn bad_starting_position() {
+    let (_, mut v) = played();
+    v["position"]["setup"] = json!("moon");
+    expect(load_value(&v), "save/bad-position", "moon");
+}
+
+#[test]
+fn unreadable_action() {
+    let (_, mut v) = played();
+    let i = first_entry(&v, |e| e["action"]["type"] == "move");
+    v["log"][i]["action"]["route"][1] = json!("ATLANTIS");
+    expect(load_value(&v), "save/unreadable-action", &format!("log[{i}]"));
+}
+
+#[test]
+fn written_action_differs_from_the_applied_one() {
+    let (_, mut v) = played();
+    let i = first_entry(&v, is_purchase);
+    let (kind, n) =
+        v["log"][i]["action"]["units"].as_object().unwrap().iter().next().map(|(k, n)| (k.clone(), n.as_u64().unwrap())).unwrap();
+    v["log"][i]["action"]["units"][&kind] = json!(n + 1);
+    expect(load_value(&v), "save/action-mismatch", &format!("log[{i}]"));
+}
+
+#[test]
+fn an_action_the_rules_reject() {
+    let (_, mut v) = played();
+    // The first entry ends the research phase; make it a purchase there,
+    // consistently in both forms: the rules refuse to buy in research.
+    assert_eq!(v["log"][0]["action"]["type"], "end_phase");
+    v["log"][0]["action"] = json!({"type": "purchase", "units": {"infantry": 1}});
+    v["log"][0]["resolved"] = json!({"Purchase": {"units": [["infantry", 1]]}});
+    expect(load_value(&v), "save/action-rejected", "log[0]: the rules reject this action: [purchase/wrong-phase]");
+}
+
+#[test]
+fn dice_that_are_not_what_the_seed_gives() {
+    let (_, mut v) = played();
+    let i = first_entry(&v, has_dice);
+    let die = v["log"][i]["dice"][0].as_u64().unwrap();
+    v["log"][i]["dice"][0] = json!(die % 6 + 1);
+    expect(load_value(&v), "save/dice-inconsistent", &format!("log[{i}]"));
+}
+
+#[test]
+fn client_dice_that_do_not_add_up() {
+    let record = random_game(4, 300, DiceMode::Client);
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["dice"]["rolled"].as_array_mut().unwrap().push(json!(3));
+    expect(load_value(&v), "save/dice-inconsistent", "client dice");
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["dice"]["queued"] = json!([9]);
+    expect(load_value(&v), "save/dice-inconsistent", "not 9");
+}
+
+#[test]
+fn events_that_did_not_happen() {
+    let (_, mut v) = played();
+    let i = first_entry(&v, is_purchase);
+    let cost = v["log"][i]["events"][0]["Purchased"]["cost"].as_i64().unwrap();
+    v["log"][i]["events"][0]["Purchased"]["cost"] = json!(cost - 1);
+    expect(load_value(&v), "save/events-mismatch", &format!("log[{i}]"));
+}
+
+#[test]
+fn a_snapshot_edited_with_its_hash() {
+    let (_, mut v) = played();
+    let mut state: GameState = serde_json::from_value(v["snapshot"].clone()).unwrap();
+    state.ipcs[1] += 100;
+    v["snapshot"] = serde_json::to_value(&state).unwrap();
+    v["hash"] = json!(state_hash(&state));
+    expect(load_value(&v), "save/snapshot-mismatch", "`ipcs`");
+}
+
+#[test]
+fn a_snapshot_edited_without_its_hash() {
+    let (_, v) = played();
+    let mut edited = v.clone();
+    edited["snapshot"]["ipcs"][1] = json!(999);
+    expect(load_value(&edited), "save/hash-mismatch", "was edited");
+    let mut rehashed = v.clone();
+    rehashed["hash"] = json!("sha256:0000");
+    expect(load_value(&rehashed), "save/hash-mismatch", "sha256:0000");
+}
+
+#[test]
+fn an_edited_log_with_an_untouched_snapshot() {
+    // Drop the last entry: every remaining entry replays, but not to the
+    // saved snapshot.
+    let (_, mut v) = played();
+    v["log"].as_array_mut().unwrap().pop();
+    expect(load_value(&v), "save/snapshot-mismatch", "first difference");
+}
+
+#[test]
+fn every_kind_of_damage_has_its_own_code() {
+    // The codes above are distinct: a program can tell the damage apart.
+    let codes = [
+        "save/truncated",
+        "save/not-json",
+        "save/not-a-save",
+        "save/unknown-version",
+        "save/malformed",
+        "save/unknown-ruleset",
+        "save/bad-option",
+        "save/options-mismatch",
+        "save/bad-position",
+        "save/unreadable-action",
+        "save/action-mismatch",
+        "save/action-rejected",
+        "save/dice-inconsistent",
+        "save/events-mismatch",
+        "save/snapshot-mismatch",
+        "save/hash-mismatch",
+    ];
+    let unique: std::collections::BTreeSet<_> = codes.iter().collect();
+    assert_eq!(unique.len(), codes.len());
+}
+
+#[test]
+fn narration_tells_whole_games_with_either_dice() {
+    for mode in [DiceMode::Seeded { seed: 21 }, DiceMode::Client] {
+        let record = random_game(21, 600, mode);
+        let story = warboard_record::narrate::narrate(&record);
+        assert!(!story.iter().any(|l| l.contains("the replay stops")), "{mode:?}: {story:#?}");
+        assert!(story.iter().any(|l| l.contains("== Round 2:")), "{mode:?}: the game reached round 2: {story:#?}");
+        assert!(story.iter().any(|l| l.contains(" rolls ")), "{mode:?}: dice were rolled");
+    }
+}
