@@ -5,7 +5,7 @@
 //! aircraft safely; new units go to the factory nearest the front.
 
 use crate::geo::{self, FAR};
-use crate::odds::{Odds, QuickOdds};
+use crate::odds::{ExactOdds, Odds};
 use crate::Player;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
@@ -15,11 +15,11 @@ use warboard_rules::state::Unit;
 use warboard_rules::{Action, Game, Phase, RuleError};
 
 /// Attack when the estimated win chance reaches this.
-const ATTACK_THRESHOLD: f64 = 0.72;
+const ATTACK_THRESHOLD: f64 = 0.60;
 /// Retreat when the chance falls below this (where retreat is allowed).
 const RETREAT_THRESHOLD: f64 = 0.25;
 
-pub struct ComputerPlayer<O: Odds = QuickOdds> {
+pub struct ComputerPlayer<O: Odds = ExactOdds> {
     odds: O,
     plan: VecDeque<Action>,
     planned: bool,
@@ -27,13 +27,14 @@ pub struct ComputerPlayer<O: Odds = QuickOdds> {
     refused: HashSet<String>,
 }
 
-impl ComputerPlayer<QuickOdds> {
+impl ComputerPlayer<ExactOdds> {
+    /// The computer player, choosing its attacks with the exact calculator.
     pub fn new() -> Self {
-        ComputerPlayer::with_odds(QuickOdds)
+        ComputerPlayer::with_odds(ExactOdds::default())
     }
 }
 
-impl Default for ComputerPlayer<QuickOdds> {
+impl Default for ComputerPlayer<ExactOdds> {
     fn default() -> Self {
         Self::new()
     }
@@ -54,6 +55,15 @@ impl<O: Odds> ComputerPlayer<O> {
 
     fn win_chance(&self, game: &Game, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> f64 {
         self.odds.win_chance(&game.ruleset, &stacks(attackers), &stacks(defenders), amphibious)
+    }
+
+    /// Whether an attack on `t` is worth making: likely enough to win, or,
+    /// against an enemy capital, a trade in IPCs that favours the attacker
+    /// (allies attacking one after another wear a fortress down).
+    fn worth_attacking(&self, game: &Game, t: SpaceId, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> bool {
+        let a = self.odds.assess(&game.ruleset, &stacks(attackers), &stacks(defenders), amphibious);
+        a.win >= threshold_for(&game.ruleset, t)
+            || (game.ruleset.map.space(t).capital_of.is_some() && a.swing.is_some_and(|s| s > 0.0))
     }
 
     fn offer(&mut self, a: Action) -> Option<Action> {
@@ -269,7 +279,7 @@ impl<O: Odds> ComputerPlayer<O> {
         shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc)));
         shores.dedup();
         for t in shores {
-            let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).collect();
+            let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).chain(enemy_aa(&rel, p, t)).collect();
             let boats: Vec<&Unit> = loaded.iter().copied().filter(|tr| rs.map.adjacent(tr.at, t) && !used.contains(&tr.id)).collect();
             let mut force: Vec<&Unit> = boats.iter().flat_map(|tr| s.cargo_of(tr.id)).filter(|c| c.owner == p).collect();
             let mut air: Vec<&Unit> = Vec::new();
@@ -283,7 +293,18 @@ impl<O: Odds> ComputerPlayer<O> {
             // Battleships beside the landing bombard it (DAAK 3.5): count them.
             let zones: Vec<SpaceId> = boats.iter().map(|b| b.at).collect();
             force.extend(s.units.iter().filter(|u| u.owner == p && zones.contains(&u.at) && rs.stats(u.kind).bombard > 0 && !u.flags.fought));
-            if force.is_empty() || self.win_chance(game, &force, &defenders, true) < threshold_for(rs, t) {
+            // Against an enemy capital, allies' troops landing right after
+            // count too: the first landing wears the garrison down for them.
+            let mut judged = force.clone();
+            if rs.map.space(t).capital_of.is_some() {
+                judged.extend(
+                    s.units
+                        .iter()
+                        .filter(|tr| tr.owner != p && rs.allied(p, tr.owner) && rs.stats(tr.kind).transport_capacity > 0 && rs.map.adjacent(tr.at, t))
+                        .flat_map(|tr| s.cargo_of(tr.id)),
+                );
+            }
+            if force.is_empty() || !self.worth_attacking(game, t, &judged, &defenders, true) {
                 continue;
             }
             for tr in &boats {
@@ -312,7 +333,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .collect();
         targets.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (_, t) in targets {
-            let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).collect();
+            let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).chain(enemy_aa(&rel, p, t)).collect();
             let mut pool: Vec<&Unit> = Vec::new();
             for &n in rs.map.neighbours(t) {
                 if !rel.friendly_land(p, n) {
@@ -438,7 +459,7 @@ impl<O: Odds> ComputerPlayer<O> {
             // Transports follow into the cleared zone and land troops beside it.
             let shore = rs.map.neighbours(z).iter().copied().filter(|t| rel.enemy_land(p, *t)).max_by_key(|t| (rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc));
             let Some(shore) = shore else { continue };
-            let defenders: Vec<&Unit> = rel.enemy_defenders(p, shore).collect();
+            let defenders: Vec<&Unit> = rel.enemy_defenders(p, shore).chain(enemy_aa(&rel, p, shore)).collect();
             let mut landing: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
             for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && u.moved == 0 && !used.contains(&u.id)) {
                 if s.cargo_of(tr.id).any(|c| c.owner != p) || s.cargo_of(tr.id).next().is_none() {
@@ -451,7 +472,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 }
             }
             let troops: Vec<&Unit> = landing.iter().flat_map(|(tr, _)| s.cargo_of(tr.id)).collect();
-            if troops.is_empty() || self.win_chance(game, &troops, &defenders, true) < threshold_for(rs, shore) {
+            if troops.is_empty() || !self.worth_attacking(game, shore, &troops, &defenders, true) {
                 continue;
             }
             for (tr, route) in landing {
@@ -646,6 +667,12 @@ impl<O: Odds> ComputerPlayer<O> {
     }
 }
 
+/// An enemy AA gun in a territory: no defender, but it fires at aircraft.
+fn enemy_aa<'a>(rel: &Relations<'a>, p: PowerId, t: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+    let rs = rel.rs;
+    rel.enemy_units(p, t).filter(move |u| rs.stats(u.kind).anti_aircraft > 0)
+}
+
 /// A non-combat move of a ship as far as it can go toward `goal`, through
 /// and into zones free of enemy units (a goal the enemy holds is approached,
 /// not entered: the fleet clears it in the next combat move).
@@ -665,7 +692,7 @@ fn sail_toward(rel: &Relations<'_>, ship: &Unit, goal: SpaceId) -> Option<Action
 /// bolder attack: allies attacking one after another wear it down.
 fn threshold_for(rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
     if rs.map.space(t).capital_of.is_some() {
-        0.35
+        0.25
     } else {
         ATTACK_THRESHOLD
     }

@@ -11,7 +11,7 @@ pub mod series;
 
 pub use computer::ComputerPlayer;
 pub use greedy::GreedyPlayer;
-pub use odds::{Odds, QuickOdds};
+pub use odds::{Assessment, ExactOdds, Odds, QuickOdds};
 pub use random::RandomPlayer;
 
 use warboard_rules::game::Actor;

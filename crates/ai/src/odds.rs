@@ -2,12 +2,62 @@
 //! Planners ask through [`Odds`], so the exact calculator can answer where
 //! it is available and a quick estimate elsewhere.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+use warboard_calc::{Army, Battle, CalcOptions, Calculator};
 use warboard_rules::ids::UnitType;
 use warboard_rules::ruleset::Ruleset;
 
 pub trait Odds {
-    /// The chance that `attackers` destroy `defenders` and survive.
-    fn win_chance(&self, rs: &Ruleset, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], amphibious: bool) -> f64;
+    /// The chance that `attackers` win: destroy `defenders` and survive,
+    /// and on land keep a unit that takes the territory. `defenders` may
+    /// include the AA gun of the territory.
+    fn win_chance(&self, rs: &Arc<Ruleset>, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], amphibious: bool) -> f64 {
+        self.assess(rs, attackers, defenders, amphibious).win
+    }
+
+    /// The win chance and the expected IPC swing of the battle.
+    fn assess(&self, rs: &Arc<Ruleset>, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], amphibious: bool) -> Assessment;
+}
+
+/// What an attack is expected to bring.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Assessment {
+    /// The chance the attack wins (on land: takes the territory).
+    pub win: f64,
+    /// Expected IPCs the defender loses minus those the attacker loses
+    /// (positive: a good trade for the attacker); `None` when unknown.
+    pub swing: Option<f64>,
+}
+
+/// The exact calculator (`warboard-calc`): the battle engine's own rules,
+/// AA fire and bombardment included. Battles it cannot take (too large for
+/// the exact method) get the quick estimate.
+#[derive(Default)]
+pub struct ExactOdds {
+    calculator: RefCell<Option<Calculator>>,
+}
+
+impl Odds for ExactOdds {
+    fn assess(&self, rs: &Arc<Ruleset>, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], amphibious: bool) -> Assessment {
+        let mut slot = self.calculator.borrow_mut();
+        let calc = match slot.as_mut() {
+            Some(c) if Arc::ptr_eq(c.ruleset(), rs) => c,
+            _ => slot.insert(Calculator::new(rs.clone())),
+        };
+        let battle = Battle::new(Army::from_counts(attackers), Army::from_counts(defenders));
+        // The computer asks many questions a turn: a coarser threshold is
+        // plenty for a decision, and keeps large battles quick.
+        let opts = CalcOptions { amphibious, prune_below: 1e-9, ..CalcOptions::default() };
+        let land_attack = attackers.iter().any(|(t, n)| *n > 0 && rs.stats(*t).is_land());
+        match calc.exact(&battle, &opts) {
+            Ok(o) => Assessment {
+                win: if land_attack { o.captured } else { o.attacker_wins },
+                swing: Some(o.defender_ipc_loss - o.attacker_ipc_loss),
+            },
+            Err(_) => QuickOdds.assess(rs, attackers, defenders, amphibious),
+        }
+    }
 }
 
 /// Lanchester's square law on expected hits per round: the side with more
@@ -16,7 +66,13 @@ pub trait Odds {
 pub struct QuickOdds;
 
 impl Odds for QuickOdds {
-    fn win_chance(&self, rs: &Ruleset, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], _amphibious: bool) -> f64 {
+    fn assess(&self, rs: &Arc<Ruleset>, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], amphibious: bool) -> Assessment {
+        Assessment { win: self.quick_win_chance(rs, attackers, defenders, amphibious), swing: None }
+    }
+}
+
+impl QuickOdds {
+    fn quick_win_chance(&self, rs: &Ruleset, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], _amphibious: bool) -> f64 {
         let strength = |side: &[(UnitType, u32)], attacking: bool| -> (f64, f64) {
             let mut fire = 0.0;
             let mut bodies = 0.0;

@@ -9,12 +9,18 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
-use warboard_calc::{Battle, CalcOptions, Calculator, MonteCarlo};
+use warboard_calc::{Battle, CalcOptions, Calculator, MonteCarlo, RetreatPolicy};
 
-const MIXED_10: &str = "4 inf, 3 arm, 2 ftr, 1 bmb vs 6 inf, 2 arm, 2 ftr, 1 aa";
-const MIXED_30: &str = "12 inf, 10 arm, 6 ftr, 2 bmb vs 18 inf, 6 arm, 6 ftr, 1 aa";
-const MIXED_100: &str = "40 inf, 30 arm, 20 ftr, 10 bmb vs 60 inf, 20 arm, 20 ftr, 1 aa";
+// Mixed land battles, with and without the defender's AA gun (which
+// splits the battle into one per number of aircraft it downs).
+const MIXED_10: &str = "4 inf, 3 arm, 2 ftr, 1 bmb vs 6 inf, 2 arm, 2 ftr";
+const MIXED_10_AA: &str = "4 inf, 3 arm, 2 ftr, 1 bmb vs 6 inf, 2 arm, 2 ftr, 1 aa";
+const MIXED_30: &str = "12 inf, 10 arm, 6 ftr, 2 bmb vs 18 inf, 6 arm, 6 ftr";
+const MIXED_30_AA: &str = "12 inf, 10 arm, 6 ftr, 2 bmb vs 18 inf, 6 arm, 6 ftr, 1 aa";
+const MIXED_100: &str = "40 inf, 30 arm, 20 ftr, 10 bmb vs 60 inf, 20 arm, 20 ftr";
+const MIXED_100_AA: &str = "40 inf, 30 arm, 20 ftr, 10 bmb vs 60 inf, 20 arm, 20 ftr, 1 aa";
 const INFANTRY_10: &str = "10 inf vs 10 inf";
+const NAVAL: &str = "4 sub, 2 ftr, 2 bmb, 2 bb vs 3 sub, 2 cv, 4 ftr, 2 bb, 2 trn";
 
 fn calculator() -> Calculator {
     Calculator::new(warboard_rules::ruleset("classic").unwrap())
@@ -29,16 +35,27 @@ fn exact(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");
     let opts = CalcOptions::default();
     let mut calc = calculator();
-    for (name, text) in [("10v10 infantry", INFANTRY_10), ("10v10 mixed", MIXED_10), ("30v30 mixed", MIXED_30), ("100v100 mixed", MIXED_100)] {
+    for (name, text) in [
+        ("10v10 infantry", INFANTRY_10),
+        ("10v10 mixed", MIXED_10),
+        ("10v10 mixed + aa", MIXED_10_AA),
+        ("30v30 mixed", MIXED_30),
+        ("30v30 mixed + aa", MIXED_30_AA),
+        ("100v100 mixed", MIXED_100),
+        ("100v100 mixed + aa", MIXED_100_AA),
+        ("10v13 naval, submarines", NAVAL),
+    ] {
         let battle = Battle::parse(text).unwrap();
         let o = calc.exact_uncached(&battle, &opts).unwrap();
         eprintln!("{name}: {text}: attacker wins {:.6}, pruned {:.1e}", o.attacker_wins, o.pruned);
         group.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| calc.exact_uncached(black_box(&battle), &opts).unwrap()));
     }
-    let battle = Battle::parse(MIXED_30).unwrap();
-    group.bench_function("30v30 mixed, cache hit", |b| b.iter(|| calc.exact(black_box(&battle), &opts).unwrap()));
+    let battle = Battle::parse(MIXED_30_AA).unwrap();
+    let below = CalcOptions { retreat: RetreatPolicy::WinChanceBelow(0.4), ..CalcOptions::default() };
+    group.bench_function("30v30 mixed + aa, retreat below 40%", |b| b.iter(|| calc.exact_uncached(black_box(&battle), &below).unwrap()));
+    group.bench_function("30v30 mixed + aa, cache hit", |b| b.iter(|| calc.exact(black_box(&battle), &opts).unwrap()));
     let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
-    group.bench_function("30v30 mixed, with rounds distribution", |b| {
+    group.bench_function("30v30 mixed + aa, with rounds distribution", |b| {
         b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
     });
     group.finish();
@@ -49,7 +66,7 @@ fn monte_carlo(c: &mut Criterion) {
     let pool = one_core();
     let calc = calculator();
     let opts = CalcOptions::default();
-    for (name, text) in [("10v10 mixed", MIXED_10), ("30v30 mixed", MIXED_30)] {
+    for (name, text) in [("10v10 mixed + aa", MIXED_10_AA), ("30v30 mixed + aa", MIXED_30_AA)] {
         let battle = Battle::parse(text).unwrap();
         let runs = 1000;
         group.throughput(Throughput::Elements(runs));
@@ -61,12 +78,12 @@ fn monte_carlo(c: &mut Criterion) {
 }
 
 fn exact_against_monte_carlo(c: &mut Criterion) {
-    let mut group = c.benchmark_group("30v30 mixed: exact vs 10,000 Monte Carlo runs, one core");
+    let mut group = c.benchmark_group("30v30 mixed + aa: exact vs 10,000 Monte Carlo runs, one core");
     group.sample_size(10);
     let pool = one_core();
     let mut calc = calculator();
     let opts = CalcOptions::default();
-    let battle = Battle::parse(MIXED_30).unwrap();
+    let battle = Battle::parse(MIXED_30_AA).unwrap();
     group.bench_function("exact", |b| b.iter(|| calc.exact_uncached(black_box(&battle), &opts).unwrap()));
     group.bench_function("monte carlo 10000", |b| {
         b.iter(|| pool.install(|| calc.monte_carlo(black_box(&battle), &opts, MonteCarlo { runs: 10_000, seed: 1 }).unwrap()))

@@ -146,7 +146,7 @@ mod tests {
     #[test]
     fn trims_negligible_tails() {
         let mut arena = Vec::new();
-        let d = push_dice(&mut arena, std::iter::repeat(1).take(200), 1e-15);
+        let d = push_dice(&mut arena, [1; 200], 1e-15);
         assert!(d.lo > 0 && d.len < 201);
         let sum: f64 = d.slice(&arena).iter().sum();
         assert!((sum - 1.0).abs() < 1e-12);

@@ -36,8 +36,11 @@ use crate::options::{CalcOptions, RetreatPolicy};
 use crate::result::{Ending, Method, Outcome, OutcomeBuilder};
 use crate::CalcError;
 
-/// Battle states beyond this are refused (memory).
-const MAX_STATES: usize = 40_000_000;
+/// Battle states beyond this are refused (memory: a few grids of doubles).
+const MAX_STATES: usize = 20_000_000;
+/// Hit points on one side beyond this are refused: every state of the side
+/// keeps its hit distributions, whose width grows with the square root.
+const MAX_HIT_POINTS: usize = 5_000;
 /// A battle still undecided after this many rounds is left out as pruned.
 const MAX_ROUNDS: usize = 100_000;
 /// A state whose rounds change nothing with at least this probability is a
@@ -275,7 +278,8 @@ impl Kernel<'_> {
     }
 }
 
-/// What the exact solve needs besides the model: the built graphs.
+/// What `prepare` found besides the graphs it built: whether attacking
+/// submarines strike first, and whether an AA gun fires in round one.
 struct Prepared {
     subs: bool,
     aa: bool,
@@ -311,6 +315,9 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
 
     let att_hp = att_rule.hit_points(&att_root) as usize;
     let def_hp = def_rule.hit_points(&def_root) as usize;
+    if att_hp.max(def_hp) > MAX_HIT_POINTS {
+        return Err(CalcError::TooLarge(format!("more than {MAX_HIT_POINTS} units on a side")));
+    }
     let against_att = dice(&def_root, &defense).max(if aa { aircraft } else { 0 });
     let against_def = (dice(&att_root, &main) + model.bombard_values.len()).max(dice(&att_root, &subs));
     let trim = opts.prune_below * 1e-4;
@@ -344,7 +351,6 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
 
     let policy = if model.amphibious { RetreatPolicy::Never } else { opts.retreat };
     let mut builder = OutcomeBuilder::new();
-    let expected_rounds;
     if let RetreatPolicy::WinChanceBelow(p) = policy {
         // The win chance of a state depends on states with more losses:
         // find the states that matter (a pass without retreats: retreats
@@ -359,7 +365,7 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
         win_chances(&kernel, &ws.visited, &mut ws.value, &mut ws.retreat, p);
     }
     let retreat_map = matches!(policy, RetreatPolicy::WinChanceBelow(_)).then_some(&ws.retreat[..]);
-    if opts.rounds_distribution || matches!(policy, RetreatPolicy::AfterRound(_)) {
+    let expected_rounds = if opts.rounds_distribution || matches!(policy, RetreatPolicy::AfterRound(_)) {
         let after = match policy {
             RetreatPolicy::AfterRound(n) => n as usize,
             _ => usize::MAX,
@@ -375,10 +381,10 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
             active_next: &mut ws.active_next,
         };
         stepper.run(&kernel, grid, |round, cell| round >= after || retreat_map.is_some_and(|r| r[cell]), &mut builder);
-        expected_rounds = None;
+        None
     } else {
-        expected_rounds = Some(1.0 + folded(&kernel, grid, retreat_map, None));
-    }
+        Some(1.0 + folded(&kernel, grid, retreat_map, None))
+    };
     // Every bit of mass ends in a final or retreat state, or was dropped.
     let pruned = 1.0 - accurate_sum(grid);
     tally(model, &kernel, grid, &mut builder);
@@ -405,7 +411,8 @@ fn first_round(model: &BattleModel, k: &Kernel, aa: bool, grid: &mut [f64], smal
     let (att, def, eps) = (k.att, k.def, k.eps);
     small.clear();
     let aircraft = model.attackers.iter().filter(|(t, _)| model.profile(*t).is_air()).map(|(_, n)| n as usize).sum::<usize>();
-    let aa_dist = push_dice(small, std::iter::repeat(model.aa_value).take(if aa { aircraft } else { 0 }), eps * 1e-4);
+    let aa_dice = if aa { aircraft } else { 0 };
+    let aa_dist = push_dice(small, (0..aa_dice).map(|_| model.aa_value), eps * 1e-4);
     let bombard = push_dice(small, model.bombard_values.iter().copied(), eps * 1e-4);
     let small: &[f64] = small;
     let mut sink = Spread { grid };
@@ -655,7 +662,12 @@ fn tally(model: &BattleModel, k: &Kernel, grid: &[f64], builder: &mut OutcomeBui
 /// later round with `model`'s units (no round-one fire), retreating later
 /// by "win chance below `threshold`". The Monte Carlo mode asks this to
 /// play the same retreat policy through the battle engine.
-pub(crate) fn win_chance_pressing_on(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, threshold: f64) -> Result<f64, CalcError> {
+pub(crate) fn win_chance_pressing_on(
+    model: &BattleModel,
+    opts: &CalcOptions,
+    ws: &mut Workspace,
+    threshold: f64,
+) -> Result<f64, CalcError> {
     if model.defenders.is_empty() {
         return Ok(1.0);
     }

@@ -35,6 +35,8 @@ pub(crate) enum PoolScope {
 
 /// Nodes beyond this are refused (the exact mode would need gigabytes).
 const MAX_NODES: usize = 4_000_000;
+/// Hit-table entries beyond this are refused (memory).
+const MAX_TABLE: usize = 50_000_000;
 
 /// A small fast hash for compositions (the graph's node index).
 #[derive(Default)]
@@ -68,6 +70,7 @@ pub(crate) struct GraphScratch {
     rank: Vec<u32>,
     hit_points: Vec<u32>,
     stack: Vec<u32>,
+    segments: Vec<(u32, u32)>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -248,14 +251,25 @@ impl SideGraph {
         // k - 1 hits from n's one-hit successor, which comes later.
         self.width = width.max(2);
         let w = self.width;
+        if n.saturating_mul(w) > MAX_TABLE {
+            return Err(CalcError::TooLarge(format!("{n} states of one side, each with {w} hit counts")));
+        }
         self.next_all.clear();
         self.next_all.resize(n * w, 0);
-        for new in (0..n).rev() {
-            let old = s.order[new] as usize;
-            let child = s.rank[s.next_one[old] as usize] as usize;
-            self.next_all[new * w] = new as u32;
-            for k in 1..w {
-                self.next_all[new * w + k] = if child == new { new as u32 } else { self.next_all[child * w + k - 1] };
+        if self.chain {
+            for (new, row) in self.next_all.chunks_exact_mut(w).enumerate() {
+                for (k, next) in row.iter_mut().enumerate() {
+                    *next = (new + k).min(n - 1) as u32;
+                }
+            }
+        } else {
+            for new in (0..n).rev() {
+                let old = s.order[new] as usize;
+                let child = s.rank[s.next_one[old] as usize] as usize;
+                self.next_all[new * w] = new as u32;
+                for k in 1..w {
+                    self.next_all[new * w + k] = if child == new { new as u32 } else { self.next_all[child * w + k - 1] };
+                }
             }
         }
         self.pool_row.clear();
@@ -301,9 +315,7 @@ impl SideGraph {
                     push_certain_zero(&mut self.arena)
                 } else {
                     match s.next_one_effect[old] {
-                        Some(class) if values[class] > 0 => {
-                            push_with_die(&mut self.arena, dists[child], hit_chance(values[class]), trim)
-                        }
+                        Some(class) if values[class] > 0 => push_with_die(&mut self.arena, dists[child], hit_chance(values[class]), trim),
                         // The unit had no die in this role, or survived
                         // damaged: the same dice as the successor.
                         _ => dists[child],
@@ -316,10 +328,12 @@ impl SideGraph {
         // Distributions lie back to back in the arena, in the order pushed.
         self.tails.clear();
         self.tails.resize(self.arena.len() + 1, 0.0);
-        let mut ends: Vec<(u32, u32)> = self.dists.iter().flatten().map(|d| (d.start, d.start + d.len)).collect();
+        let ends = &mut s.segments;
+        ends.clear();
+        ends.extend(self.dists.iter().flatten().map(|d| (d.start, d.start + d.len)));
         ends.sort_unstable();
         ends.dedup();
-        for (start, end) in ends {
+        for &(start, end) in ends.iter() {
             let mut sum = 0.0;
             for i in (start..end).rev() {
                 sum += self.arena[i as usize];

@@ -83,8 +83,7 @@ impl LossRule {
             }
         }
         // The engine's default order (battle/casualties.rs,
-        // `default_casualties`): transports last, then cheapest first, then
-        // the lower combat value in its role. Its last tie-break is the
+        // `loss_order_key`, `default_casualties`). Its last tie-break is the
         // later unit first; standalone units are placed in unit-table order,
         // so between types that tie, the later type goes first.
         // A hit that only damages a unit with hit points to spare costs
@@ -92,7 +91,7 @@ impl LossRule {
         let default_key = |class: usize| {
             let p = model.profile(class_type(class));
             let absorbs = matches!(effect[class], HitEffect::Damages(_));
-            (!absorbs, p.transport, p.cost, p.value(attacking), Reverse(class % TYPES), Reverse(is_damaged(class)))
+            (!absorbs, p.loss_key(attacking), Reverse(class % TYPES), Reverse(is_damaged(class)))
         };
         // Only the classes this side can have: its unit types, whole or
         // damaged.
@@ -106,15 +105,7 @@ impl LossRule {
                 (listed, default_key(*c))
             }),
         }
-        LossRule {
-            order: classes,
-            keep_land: *order == LossOrder::KeepLandUnit,
-            is_air,
-            is_sea,
-            is_land,
-            effect,
-            hit_points_left,
-        }
+        LossRule { order: classes, keep_land: *order == LossOrder::KeepLandUnit, is_air, is_sea, is_land, effect, hit_points_left }
     }
 
     fn admits(&self, pool: Pool, class: usize) -> bool {
@@ -127,11 +118,7 @@ impl LossRule {
 
     /// The class the next hit of a step takes, if the step can take any.
     pub fn next_hit(&self, comp: &Composition, pool: Pool) -> Option<usize> {
-        let land_left: u32 = if self.keep_land {
-            (0..CLASSES).filter(|c| self.is_land[*c]).map(|c| comp[c] as u32).sum()
-        } else {
-            0
-        };
+        let land_left: u32 = if self.keep_land { (0..CLASSES).filter(|c| self.is_land[*c]).map(|c| comp[c] as u32).sum() } else { 0 };
         let mut spared = None;
         for &class in &self.order {
             if comp[class] == 0 || !self.admits(pool, class) {

@@ -6,6 +6,7 @@
 use crate::spec::{Army, Battle};
 use crate::CalcError;
 use std::sync::Arc;
+use warboard_rules::battle::casualties::loss_order_key;
 use warboard_rules::battle::standalone::{build, BattleSpec, Standalone};
 use warboard_rules::ruleset::UnitStats;
 use warboard_rules::{Domain, Ruleset, UnitType};
@@ -30,6 +31,9 @@ pub(crate) struct UnitProfile {
     /// the exact calculation already tracks damaged units, so a ruleset with
     /// two-hit battleships only needs this read from its table.
     pub hit_points: u8,
+    /// The engine's default order of loss for this type, attacking and
+    /// defending (`battle::casualties::loss_order_key`).
+    pub loss_key: [(bool, u32, u8); 2],
 }
 
 impl UnitProfile {
@@ -45,7 +49,13 @@ impl UnitProfile {
             carrier_cost: st.carrier_cost,
             carrier_capacity: st.carrier_capacity,
             hit_points: 1,
+            loss_key: [loss_order_key(st, true), loss_order_key(st, false)],
         }
+    }
+
+    /// Its place in the default order of loss in its role.
+    pub fn loss_key(&self, attacking: bool) -> (bool, u32, u8) {
+        self.loss_key[usize::from(!attacking)]
     }
 
     pub fn is_air(&self) -> bool {
@@ -55,14 +65,6 @@ impl UnitProfile {
         self.domain == Domain::Land
     }
 
-    /// The value its die hits on (a die at or under it hits); 0: no die.
-    pub fn value(&self, attacking: bool) -> u8 {
-        if attacking {
-            self.attack
-        } else {
-            self.defense
-        }
-    }
 }
 
 /// Placeholder for unit types the ruleset lacks (never in a valid battle).
@@ -77,6 +79,7 @@ const ABSENT: UnitProfile = UnitProfile {
     carrier_cost: 0,
     carrier_capacity: 0,
     hit_points: 1,
+    loss_key: [(false, 0, 0); 2],
 };
 
 /// One battle as the calculator models it.
@@ -142,11 +145,7 @@ impl BattleModel {
         let defenders = battle.defenders.filter(|t| is_combatant(rs, t));
         // fire.rs, aa_fire: the first enemy AA gun in the territory fires,
         // in land battles only.
-        let aa_value = if sea {
-            0
-        } else {
-            battle.defenders.iter().map(|(t, _)| rs.stats(t).anti_aircraft).find(|v| *v > 0).unwrap_or(0)
-        };
+        let aa_value = if sea { 0 } else { battle.defenders.iter().map(|(t, _)| rs.stats(t).anti_aircraft).find(|v| *v > 0).unwrap_or(0) };
         // fire.rs, bombard: every attacking ship with a bombard value in the
         // zone the landing came from, once each.
         let mut bombard_values = Vec::new();
@@ -154,7 +153,7 @@ impl BattleModel {
             for (t, n) in bystanders.iter() {
                 let v = profiles[t.index()].bombard;
                 if v > 0 {
-                    bombard_values.extend(std::iter::repeat(v).take(n as usize));
+                    bombard_values.extend((0..n).map(|_| v));
                 }
             }
         }
@@ -202,7 +201,7 @@ impl BattleModel {
         for (t, n) in defenders.iter() {
             let cap = self.profile(t).carrier_capacity as u32;
             if cap > 0 {
-                rooms.extend(std::iter::repeat(cap).take(n as usize));
+                rooms.extend((0..n).map(|_| cap));
             }
         }
         let mut left = defenders;
@@ -227,8 +226,5 @@ fn friendly_island(rs: &Ruleset, st: &Standalone) -> bool {
         return false;
     };
     let relations = st.game.relations();
-    rs.map
-        .ids()
-        .filter(|t| rs.map.space(*t).island_in == Some(st.at))
-        .any(|t| relations.friendly_land(defender, t))
+    rs.map.ids().filter(|t| rs.map.space(*t).island_in == Some(st.at)).any(|t| relations.friendly_land(defender, t))
 }

@@ -60,7 +60,13 @@ struct Setup<'a> {
     defender_rule: LossRule,
 }
 
-pub(crate) fn run(rs: &Ruleset, model: &BattleModel, standalone: &Standalone, opts: &CalcOptions, mc: MonteCarlo) -> Result<Outcome, CalcError> {
+pub(crate) fn run(
+    rs: &Ruleset,
+    model: &BattleModel,
+    standalone: &Standalone,
+    opts: &CalcOptions,
+    mc: MonteCarlo,
+) -> Result<Outcome, CalcError> {
     opts.check()?;
     if mc.runs == 0 {
         return Err(CalcError::Syntax("Monte Carlo needs at least one run".into()));
@@ -176,13 +182,15 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
     let (mut lost_att, mut lost_def) = (Army::new(), Army::new());
     let mut action = Action::Battle { at };
     for _ in 0..MAX_DECISIONS {
-        let events = game
-            .apply(&action, &mut dice)
-            .map_err(|e| CalcError::Engine(format!("the battle engine refused {action:?}: {e}")))?;
+        let events = game.apply(&action, &mut dice).map_err(|e| CalcError::Engine(format!("the battle engine refused {action:?}: {e}")))?;
         for e in &events {
             if let Event::Destroyed { units, .. } = e {
                 for (_, kind, owner) in units {
-                    if *owner == attacker { lost_att.add(*kind, 1) } else { lost_def.add(*kind, 1) }
+                    if *owner == attacker {
+                        lost_att.add(*kind, 1)
+                    } else {
+                        lost_def.add(*kind, 1)
+                    }
                 }
             }
         }
@@ -214,7 +222,8 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
                 if retreat {
                     // Only aircraft left: they break off without a
                     // destination (decisions.rs, `retreat_allowed`).
-                    let ground = attackers(rs, &game.state, b).iter().any(|id| game.state.unit(*id).is_some_and(|u| !rs.stats(u.kind).is_air()));
+                    let ground =
+                        attackers(rs, &game.state, b).iter().any(|id| game.state.unit(*id).is_some_and(|u| !rs.stats(u.kind).is_air()));
                     Action::Retreat { to: ground.then_some(setup.standalone.retreat_to) }
                 } else {
                     Action::Continue

@@ -27,7 +27,11 @@ impl RetreatPolicy {
     /// percentage with `%`).
     pub fn parse(text: &str) -> Result<RetreatPolicy, CalcError> {
         let text = text.trim().to_ascii_lowercase();
-        let bad = || CalcError::Syntax(format!("retreat policy \"{text}\": use never, after:N (N ≥ 1) or below:P (0 ≤ P ≤ 1, or a percentage like 40%)"));
+        let bad = || {
+            CalcError::Syntax(format!(
+                "retreat policy \"{text}\": use never, after:N (N ≥ 1) or below:P (0 ≤ P ≤ 1, or a percentage like 40%)"
+            ))
+        };
         if text == "never" {
             return Ok(RetreatPolicy::Never);
         }
@@ -171,10 +175,7 @@ mod tests {
             assert!(RetreatPolicy::parse(bad).is_err(), "{bad}");
         }
         assert_eq!(LossOrder::parse("keep-land").unwrap(), LossOrder::KeepLandUnit);
-        assert_eq!(
-            LossOrder::parse("arm, inf").unwrap(),
-            LossOrder::Explicit(vec![UnitType::Armor, UnitType::Infantry])
-        );
+        assert_eq!(LossOrder::parse("arm, inf").unwrap(), LossOrder::Explicit(vec![UnitType::Armor, UnitType::Infantry]));
         assert!(LossOrder::parse("inf, dragons").is_err());
     }
 }

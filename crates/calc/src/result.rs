@@ -248,11 +248,17 @@ impl OutcomeBuilder {
 
         // The same ending may have been added more than once: merge.
         let mut entries = self.entries;
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // Totals first: most entries differ there, and it is cheaper than
+        // comparing every count.
+        entries.sort_unstable_by(|(a, _), (b, _)| {
+            (a.0, a.1, a.2.total(), a.3.total()).cmp(&(b.0, b.1, b.2.total(), b.3.total())).then_with(|| a.cmp(b))
+        });
         let mut outcomes: Vec<SurvivorOutcome> = Vec::with_capacity(entries.len());
         for ((ending, captured, attackers, defenders), w) in entries {
             match outcomes.last_mut() {
-                Some(o) if (o.ending, o.captured, o.attackers, o.defenders) == (ending, captured, attackers, defenders) => o.probability += w / total,
+                Some(o) if (o.ending, o.captured, o.attackers, o.defenders) == (ending, captured, attackers, defenders) => {
+                    o.probability += w / total
+                }
                 _ => outcomes.push(SurvivorOutcome { ending, captured, attackers, defenders, probability: w / total }),
             }
         }

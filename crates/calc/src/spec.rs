@@ -134,7 +134,7 @@ fn split_on_vs(text: &str) -> Vec<&str> {
         let found = rest.match_indices("vs").find(|(i, _)| {
             let before = rest[..*i].chars().next_back();
             let after = rest[i + 2..].chars().next();
-            before.map_or(true, |c| !c.is_alphanumeric()) && after.map_or(true, |c| !c.is_alphanumeric() || c == '.')
+            !matches!(before, Some(c) if c.is_alphanumeric()) && !matches!(after, Some(c) if c.is_alphanumeric() && c != '.')
         });
         match found {
             Some((i, _)) => {
@@ -163,9 +163,7 @@ pub fn parse_army(text: &str) -> Result<Army, CalcError> {
         let count: u32 = if count.is_empty() {
             1
         } else {
-            count
-                .parse()
-                .map_err(|_| CalcError::Syntax(format!("the count in \"{entry}\" is too large")))?
+            count.parse().map_err(|_| CalcError::Syntax(format!("the count in \"{entry}\" is too large")))?
         };
         // "2x bb": an "x" after a count is part of the count.
         let name = name.trim_start();
@@ -179,61 +177,17 @@ pub fn parse_army(text: &str) -> Result<Army, CalcError> {
     Ok(army)
 }
 
-/// The names and abbreviations players use, singular (plurals end in "s").
-const NAMES: &[(&str, UnitType)] = &[
-    ("inf", UnitType::Infantry),
-    ("infantry", UnitType::Infantry),
-    ("art", UnitType::Artillery),
-    ("artillery", UnitType::Artillery),
-    ("arm", UnitType::Armor),
-    ("armor", UnitType::Armor),
-    ("armour", UnitType::Armor),
-    ("tank", UnitType::Armor),
-    ("ftr", UnitType::Fighter),
-    ("fig", UnitType::Fighter),
-    ("fighter", UnitType::Fighter),
-    ("bmb", UnitType::Bomber),
-    ("bomber", UnitType::Bomber),
-    ("trn", UnitType::Transport),
-    ("tran", UnitType::Transport),
-    ("transport", UnitType::Transport),
-    ("sub", UnitType::Submarine),
-    ("submarine", UnitType::Submarine),
-    ("dd", UnitType::Destroyer),
-    ("destroyer", UnitType::Destroyer),
-    ("cru", UnitType::Cruiser),
-    ("cruiser", UnitType::Cruiser),
-    ("cv", UnitType::AircraftCarrier),
-    ("ac", UnitType::AircraftCarrier),
-    ("carrier", UnitType::AircraftCarrier),
-    ("aircraft carrier", UnitType::AircraftCarrier),
-    ("aircraft_carrier", UnitType::AircraftCarrier),
-    ("bb", UnitType::Battleship),
-    ("battleship", UnitType::Battleship),
-    ("aa", UnitType::AaGun),
-    ("aa gun", UnitType::AaGun),
-    ("aa_gun", UnitType::AaGun),
-    ("aagun", UnitType::AaGun),
-    ("ic", UnitType::IndustrialComplex),
-    ("factory", UnitType::IndustrialComplex),
-    ("industrial complex", UnitType::IndustrialComplex),
-    ("industrial_complex", UnitType::IndustrialComplex),
-];
-
-/// A unit type by any of its names or abbreviations, singular or plural,
-/// in any case ("inf", "Tanks", "aircraft carrier").
+/// A unit type by any name players use: the rules core's one list of
+/// names and abbreviations (`UnitType::from_player_name`), singular or
+/// plural, in any case ("inf", "Tanks", "aircraft carrier").
 pub fn unit_by_name(name: &str) -> Option<UnitType> {
-    let name = name.trim().to_ascii_lowercase();
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
-    let lookup = |n: &str| NAMES.iter().find(|(k, _)| *k == n).map(|(_, t)| *t);
-    lookup(&name)
-        .or_else(|| name.strip_suffix('s').and_then(lookup))
+    UnitType::from_player_name(name)
 }
 
-/// Every accepted abbreviation, for error messages.
+/// The usual abbreviations, for error messages.
 pub fn known_names() -> String {
-    let short: Vec<&str> = NAMES.iter().map(|(k, _)| *k).filter(|k| k.len() <= 4 && !k.contains(' ')).collect();
-    format!("{} (or the full names, e.g. infantry, armor, aircraft carrier)", short.join(", "))
+    let short: Vec<&str> = UnitType::ALL.iter().map(|t| t.short()).collect();
+    format!("{} (or the full names, e.g. infantry, armor, aircraft carrier; plurals too)", short.join(", "))
 }
 
 #[cfg(test)]

@@ -246,10 +246,12 @@ mod reference {
                 let bombard: Vec<u8> = if first { vec![4; self.bombard] } else { vec![] };
                 for (marks, p_b) in combos(&bombard) {
                     // Submarines strike first at sea; their victims do not fire.
-                    let sub_dice: Vec<u8> = if self.sea { att1.iter().filter(|u| **u == Sub).map(|u| attack(*u)).collect() } else { vec![] };
+                    let sub_dice: Vec<u8> =
+                        if self.sea { att1.iter().filter(|u| **u == Sub).map(|u| attack(*u)).collect() } else { vec![] };
                     for (sub_hits, p_s) in combos(&sub_dice) {
                         let def1 = take(def, sub_hits, ship);
-                        let main: Vec<u8> = att1.iter().filter(|u| !(self.sea && **u == Sub)).map(|u| attack(*u)).filter(|v| *v > 0).collect();
+                        let main: Vec<u8> =
+                            att1.iter().filter(|u| !(self.sea && **u == Sub)).map(|u| attack(*u)).filter(|v| *v > 0).collect();
                         let back: Vec<u8> = def1.iter().map(|u| defense(*u)).collect();
                         for (hits, p_m) in combos(&main) {
                             for (hits_back, p_d) in combos(&back) {
@@ -437,7 +439,8 @@ fn check(text: &str, opts: &CalcOptions, reference: &mut reference::Battle, att:
     }
     let att_cost: u32 = att.iter().map(|u| reference::cost(*u)).sum();
     let def_cost: u32 = def.iter().map(|u| reference::cost(*u)).sum();
-    let loss = |side: fn(&(End, Vec<U>, Vec<U>)) -> &Vec<U>, start: u32| -> f64 {
+    type Side = fn(&(End, Vec<U>, Vec<U>)) -> &Vec<U>;
+    let loss = |side: Side, start: u32| -> f64 {
         dist.iter().map(|(k, p)| p * (start - side(k).iter().map(|u| reference::cost(*u)).sum::<u32>()) as f64).sum()
     };
     close(&format!("{text}: attacker loss"), o.attacker_ipc_loss, loss(|k| &k.1, att_cost));
@@ -570,6 +573,7 @@ fn impossible_battles_are_errors() {
     assert!(matches!(err("vs 2 inf"), CalcError::Impossible(_)));
     assert!(matches!(err("2 inf vs"), CalcError::Impossible(_)));
     assert!(matches!(err("1 sub vs 3 ftr, 1 cv"), CalcError::Impossible(_)));
+    assert!(matches!(err("6000 inf vs 1 inf"), CalcError::TooLarge(_)));
     let amphibious_ships_only = c.exact(&Battle::parse("1 bb vs 1 inf").unwrap(), &CalcOptions { amphibious: true, ..Default::default() });
     assert!(matches!(amphibious_ships_only, Err(CalcError::Impossible(_))));
 }

@@ -162,7 +162,11 @@ fn table(ruleset: &str, battle: &Battle, opts: &CalcOptions, o: &Outcome) -> Str
     }
 
     let _ = writeln!(s, "\nExpected survivors            start      left");
-    let side = |s: &mut String, label: &str, start: &Army, left: &[(warboard_rules::UnitType, f64)], errs: Option<&Vec<(warboard_rules::UnitType, f64)>>| {
+    let side = |s: &mut String,
+                label: &str,
+                start: &Army,
+                left: &[(warboard_rules::UnitType, f64)],
+                errs: Option<&Vec<(warboard_rules::UnitType, f64)>>| {
         for (k, (t, n)) in start.iter().enumerate() {
             let l = left.iter().find(|x| x.0 == t).map_or(0.0, |x| x.1);
             let e = errs.and_then(|v| v.iter().find(|x| x.0 == t)).map(|x| x.1);
@@ -296,7 +300,12 @@ fn chart(battle: &Battle, o: &Outcome) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(s, r#"<text x="20" y="28" font-size="15">{}  vs  {}</text>"#, escape(&battle.attackers.to_string()), escape(&battle.defenders.to_string()));
+    let _ = writeln!(
+        s,
+        r#"<text x="20" y="28" font-size="15">{}  vs  {}</text>"#,
+        escape(&battle.attackers.to_string()),
+        escape(&battle.defenders.to_string())
+    );
     for (k, p) in panels.iter().enumerate() {
         let top = 50.0 + k as f64 * (panel_h + 40.0);
         let (left, plot_w, plot_h) = (60.0, width - 90.0, panel_h - 50.0);
@@ -321,7 +330,8 @@ fn chart(battle: &Battle, o: &Outcome) -> String {
                 v * 100.0
             );
             if i % every == 0 {
-                let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, x + bar / 2.0, base + 14.0, escape(label));
+                let _ =
+                    writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, x + bar / 2.0, base + 14.0, escape(label));
             }
         }
     }

@@ -108,7 +108,22 @@ pub fn of_battle(game: &Game, b: &Battle) -> Option<BattleOdds> {
     let amphibious = b.amphibious
         || (b.kind == BattleKind::Land
             && attacking.iter().filter_map(|id| game.state.unit(*id)).any(|u| u.landed_from.is_some_and(|t| game.state.unit(t).is_some())));
-    let attackers = stacks(game, attacking);
+    // Battleships in the zones the landing came from bombard it (DAAK
+    // 3.5(a)) if they fought no sea battle this turn: the calculator takes
+    // them as attackers of an amphibious battle.
+    let mut attacking_units = attacking.clone();
+    if amphibious && b.round <= 1 {
+        let zones: Vec<SpaceId> =
+            attacking.iter().filter_map(|id| game.state.unit(*id)).filter_map(|u| u.landed_from.and_then(|t| game.state.unit(t)).map(|t| t.at)).collect();
+        attacking_units.extend(
+            game.state
+                .units
+                .iter()
+                .filter(|u| zones.contains(&u.at) && u.owner == b.attacker && rs.stats(u.kind).bombard > 0 && !u.flags.fought)
+                .map(|u| u.id),
+        );
+    }
+    let attackers = stacks(game, attacking_units);
     // The defenders who fight, and an AA gun there, which fires at aircraft
     // although it is no casualty.
     let aa_guns = game

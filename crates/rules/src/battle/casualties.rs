@@ -83,17 +83,23 @@ pub fn is_real_choice(s: &GameState, candidates: &[UnitId], hits: u32) -> bool {
     candidates.iter().any(|c| likeness(s, *c) != first)
 }
 
-/// The default order of loss (FORMAT.md): cheapest first, ties broken by the
-/// lower combat value in its role, transports only when nothing else can be
-/// taken, empty ones before loaded ones.
+/// A unit type's place in the default order of loss (FORMAT.md): lower keys
+/// are lost first. Transports only when nothing else can be taken, then the
+/// cheapest, then the lower combat value in its role. The calculator orders
+/// its casualties by this same key.
+pub fn loss_order_key(st: &crate::ruleset::UnitStats, attacking: bool) -> (bool, u32, u8) {
+    (st.transport_capacity > 0, st.cost, if attacking { st.attack } else { st.defense })
+}
+
+/// The default order of loss (FORMAT.md): [`loss_order_key`], then empty
+/// transports before loaded ones, then the later unit first.
 pub fn default_casualties(rs: &Ruleset, s: &GameState, candidates: &[UnitId], hits: u32, attacking: bool) -> Vec<UnitId> {
     let mut v: Vec<UnitId> = candidates.to_vec();
     v.sort_by_key(|id| {
         let u = s.unit(*id).unwrap();
-        let st = rs.stats(u.kind);
-        let value = if attacking { st.attack } else { st.defense };
+        let (transport, cost, value) = loss_order_key(rs.stats(u.kind), attacking);
         let cargo: u32 = s.cargo_of(*id).map(|c| rs.stats(c.kind).cost).sum();
-        (st.transport_capacity > 0, st.cost, value, cargo, std::cmp::Reverse(u.id))
+        (transport, cost, value, cargo, std::cmp::Reverse(u.id))
     });
     v.truncate(hits as usize);
     v

@@ -130,6 +130,6 @@ impl<'a> Relations<'a> {
     }
     /// Whether a power still takes part: it holds territory or has units.
     pub fn in_game(&self, p: PowerId) -> bool {
-        self.s.control.iter().any(|c| *c == Some(p)) || self.s.units.iter().any(|u| u.owner == p)
+        self.s.control.contains(&Some(p)) || self.s.units.iter().any(|u| u.owner == p)
     }
 }
