@@ -110,105 +110,139 @@ impl Story<'_> {
 
     /// "3 infantry, 1 armor" for units looked up in a state.
     fn units(&self, s: &GameState, ids: &[UnitId]) -> String {
-        let mut kinds: BTreeMap<UnitType, u32> = BTreeMap::new();
-        let mut unknown = 0;
-        for id in ids {
-            match s.unit(*id) {
-                Some(u) => *kinds.entry(u.kind).or_default() += 1,
-                None => unknown += 1,
-            }
-        }
-        let mut parts: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-        if unknown > 0 {
-            parts.push(format!("{unknown} unit(s)"));
-        }
-        if parts.is_empty() {
-            "nothing".into()
-        } else {
-            parts.join(", ")
-        }
-    }
-
-    /// "2 infantry, 1 armor", in unit-table order whatever order they came in.
-    fn counts(units: &[(UnitType, u32)]) -> String {
-        let mut kinds: BTreeMap<UnitType, u32> = BTreeMap::new();
-        for (k, n) in units {
-            *kinds.entry(*k).or_default() += n;
-        }
-        kinds.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
-    }
-
-    fn route(&self, route: &[SpaceId]) -> String {
-        route.iter().map(|s| self.space(*s)).collect::<Vec<_>>().join(" → ")
+        units_in(s, ids, &FULL_NAMES)
     }
 
     fn event(&self, before: &GameState, after: &GameState, event: &Event) -> Option<String> {
-        Some(match event {
-            Event::PhaseStarted { .. } => return None,
-            Event::Purchased { power, units, cost } => {
-                format!("{} buys {} for {cost} IPCs", self.power(*power), Self::counts(units))
-            }
-            Event::Moved { units, route } => {
-                let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
-                format!("{} moves {}: {}", self.power(owner), self.units(before, units), self.route(route))
-            }
-            Event::NeutralTaken { at, by, fee } => {
-                format!("{} enters neutral {}, paying {fee} IPCs", self.power(*by), self.space(*at))
-            }
-            Event::Captured { at, by, from } => match from {
-                Some(from) => format!("{} captures {} from {}", self.power(*by), self.space(*at), self.power(*from)),
-                None => format!("{} captures {}", self.power(*by), self.space(*at)),
-            },
-            Event::Liberated { at, for_power } => format!("{} is liberated for {}", self.space(*at), self.power(*for_power)),
-            Event::BankTaken { from, to, amount } => {
-                format!("{} takes {amount} IPCs from {}'s bank", self.power(*to), self.power(*from))
-            }
-            Event::Rolled { purpose, dice, hits } => {
-                let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
-                format!("{purpose} rolls {} → {hits} hit(s)", faces.join(" "))
-            }
-            Event::Destroyed { units, at } => {
-                let mut by_owner: BTreeMap<PowerId, BTreeMap<UnitType, u32>> = BTreeMap::new();
-                for (_, kind, owner) in units {
-                    *by_owner.entry(*owner).or_default().entry(*kind).or_default() += 1;
-                }
-                let parts: Vec<String> = by_owner
-                    .iter()
-                    .map(|(p, kinds)| {
-                        let list: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
-                        format!("{} {}", self.power(*p), list.join(", "))
-                    })
-                    .collect();
-                format!("lost at {}: {}", self.space(*at), parts.join("; "))
-            }
-            Event::Withdrew { units, from, to } => {
-                let what = self.units(before, units);
-                match to {
-                    Some(to) => format!("{what} withdraw from {} to {}", self.space(*from), self.space(*to)),
-                    None => format!("{what} break off the attack at {}", self.space(*from)),
-                }
-            }
-            Event::BattleEnded { at, result } => {
-                let outcome = match result {
-                    BattleResult::AttackerWon => "the attacker wins",
-                    BattleResult::DefenderWon => "the defender holds",
-                    BattleResult::Draw => "both sides are destroyed (the defender keeps the territory)",
-                    BattleResult::Retreated => "the attacker retreats",
-                    BattleResult::Pending | BattleResult::Ongoing => "not over",
-                };
-                format!("battle at {} ends: {outcome}", self.space(*at))
-            }
-            Event::Bombed { at, victim, ipcs } => {
-                format!("the raid on {} costs {} {ipcs} IPCs", self.space(*at), self.power(*victim))
-            }
-            Event::Placed { at, units } => format!("{} places {} at {}", self.power(before.turn), Self::counts(units), self.space(*at)),
-            Event::LostUnplaced { units } => format!("{} loses unplaced {}", self.power(before.turn), Self::counts(units)),
-            Event::Developed { power, development } => format!("{} develops {}", self.power(*power), development.replace('_', " ")),
-            Event::Income { power, amount } => {
-                let bank = after.ipcs.get(power.index()).copied().unwrap_or(0);
-                format!("{} collects {amount} IPCs (bank: {bank})", self.power(*power))
-            }
-            Event::Victory { side, reason } => format!("VICTORY for the {}: {reason}", side.name()),
-        })
+        event_sentence(self.rs, before, after, event, &FULL_NAMES).map(|(_, text)| text)
     }
+}
+
+/// What an event's sentence is about: user interfaces colour it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Topic {
+    Phase,
+    Action,
+    Battle,
+    Dice,
+    Loss,
+    Capture,
+    Income,
+    Victory,
+}
+
+/// How units are written in sentences.
+pub struct Wording {
+    /// "2 infantry, 1 armor" or "2 inf 1 arm", from counts per type.
+    pub counts: fn(&[(UnitType, u32)]) -> String,
+    /// Between the spaces of a route.
+    pub arrow: &'static str,
+}
+
+/// Full unit names, as `warboard replay` writes them.
+pub const FULL_NAMES: Wording = Wording { counts: full_counts, arrow: " → " };
+
+/// "2 infantry, 1 armor", in unit-table order whatever order they came in.
+fn full_counts(units: &[(UnitType, u32)]) -> String {
+    let mut kinds: BTreeMap<UnitType, u32> = BTreeMap::new();
+    for (k, n) in units {
+        *kinds.entry(*k).or_default() += n;
+    }
+    let parts: Vec<String> = kinds.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn power(rs: &Ruleset, p: PowerId) -> &str {
+    rs.powers.get(p.index()).map(|x| x.id.as_str()).unwrap_or("?")
+}
+
+fn space(rs: &Ruleset, s: SpaceId) -> &str {
+    if s.index() < rs.map.len() {
+        rs.map.name(s)
+    } else {
+        "?"
+    }
+}
+
+/// Units looked up by id in a state, written as the wording says.
+pub fn units_in(s: &GameState, ids: &[UnitId], words: &Wording) -> String {
+    let kinds: Vec<(UnitType, u32)> = ids.iter().filter_map(|id| s.unit(*id)).map(|u| (u.kind, 1)).collect();
+    let unknown = ids.len() - kinds.len();
+    let known = (words.counts)(&kinds);
+    match (unknown, kinds.is_empty()) {
+        (0, _) => known,
+        (n, true) => format!("{n} unit(s)"),
+        (n, false) => format!("{known} and {n} unit(s)"),
+    }
+}
+
+/// One event in words: the one place where warboard tells what happened,
+/// for `warboard replay`, the terminal game's log and other front ends.
+/// `before` and `after` are the states around the action that produced it.
+/// Phase starts are left to the caller (each front end heads its log its
+/// own way): `None`.
+pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event: &Event, words: &Wording) -> Option<(Topic, String)> {
+    let counts = words.counts;
+    Some(match event {
+        Event::PhaseStarted { .. } => return None,
+        Event::Purchased { power: p, units, cost } => (Topic::Action, format!("{} buys {} for {cost} IPCs", power(rs, *p), counts(units))),
+        Event::Moved { units, route } => {
+            let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
+            let path: Vec<&str> = route.iter().map(|s| space(rs, *s)).collect();
+            (Topic::Action, format!("{} moves {}: {}", power(rs, owner), units_in(before, units, words), path.join(words.arrow)))
+        }
+        Event::NeutralTaken { at, by, fee } => (Topic::Capture, format!("{} enters neutral {}, paying {fee} IPCs", power(rs, *by), space(rs, *at))),
+        Event::Captured { at, by, from } => (
+            Topic::Capture,
+            match from {
+                Some(from) => format!("{} captures {} from {}", power(rs, *by), space(rs, *at), power(rs, *from)),
+                None => format!("{} captures {}", power(rs, *by), space(rs, *at)),
+            },
+        ),
+        Event::Liberated { at, for_power } => (Topic::Capture, format!("{} is liberated for {}", space(rs, *at), power(rs, *for_power))),
+        Event::BankTaken { from, to, amount } => (Topic::Capture, format!("{} takes {amount} IPCs from {}'s bank", power(rs, *to), power(rs, *from))),
+        Event::Rolled { purpose, dice, hits } => {
+            let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+            (Topic::Dice, format!("{purpose} rolls {} → {hits} hit(s)", faces.join(" ")))
+        }
+        Event::Destroyed { units, at } => {
+            let mut by_owner: BTreeMap<PowerId, Vec<(UnitType, u32)>> = BTreeMap::new();
+            for (_, kind, owner) in units {
+                by_owner.entry(*owner).or_default().push((*kind, 1));
+            }
+            let parts: Vec<String> = by_owner.iter().map(|(p, kinds)| format!("{} {}", power(rs, *p), counts(kinds))).collect();
+            (Topic::Loss, format!("lost at {}: {}", space(rs, *at), parts.join("; ")))
+        }
+        Event::Withdrew { units, from, to } => {
+            let what = units_in(before, units, words);
+            let text = match to {
+                Some(to) => format!("{what} withdraw from {} to {}", space(rs, *from), space(rs, *to)),
+                None => format!("{what} break off the attack at {}", space(rs, *from)),
+            };
+            (Topic::Battle, text)
+        }
+        Event::BattleEnded { at, result } => {
+            let outcome = match result {
+                BattleResult::AttackerWon => "the attacker wins",
+                BattleResult::DefenderWon => "the defender holds",
+                BattleResult::Draw => "both sides are destroyed (the defender keeps the territory)",
+                BattleResult::Retreated => "the attacker retreats",
+                BattleResult::Pending | BattleResult::Ongoing => "not over",
+            };
+            (Topic::Battle, format!("battle at {} ends: {outcome}", space(rs, *at)))
+        }
+        Event::Bombed { at, victim, ipcs } => (Topic::Loss, format!("the raid on {} costs {} {ipcs} IPCs", space(rs, *at), power(rs, *victim))),
+        Event::Placed { at, units } => (Topic::Action, format!("{} places {} at {}", power(rs, before.turn), counts(units), space(rs, *at))),
+        Event::LostUnplaced { units } => (Topic::Loss, format!("{} loses unplaced {}", power(rs, before.turn), counts(units))),
+        Event::Developed { power: p, development } => (Topic::Income, format!("{} develops {}", power(rs, *p), development.replace('_', " "))),
+        Event::Income { power: p, amount } => {
+            let bank = after.ipcs.get(p.index()).copied().unwrap_or(0);
+            (Topic::Income, format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)))
+        }
+        Event::Victory { side, reason } => (Topic::Victory, format!("VICTORY for the {}: {reason}", side.name())),
+    })
 }

@@ -3,9 +3,12 @@
 //! that the screen colours.
 
 use super::names::counts_text;
-use std::collections::BTreeMap;
+use warboard_record::narrate::{self, Topic, Wording};
 use warboard_rules::battle::BattleResult;
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
+
+/// Units in the log as the screen writes them: `2 inf 1 arm`, `LEN > UKR`.
+const SHORT_NAMES: Wording = Wording { counts: counts_text, arrow: " > " };
 
 /// What a log line is about, for its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,68 +150,27 @@ impl Teller<'_> {
                 let head = format!("{} moves", self.power(owner));
                 return Some(LogLine::grouped(LineKind::Action, head, kinds, format!(": {}", self.route(route))));
             }
-            Event::NeutralTaken { at, by, fee } => {
-                (LineKind::Capture, format!("{} enters neutral {}, paying {fee} IPCs", self.power(*by), self.space(*at)))
-            }
-            Event::Captured { at, by, from } => (
-                LineKind::Capture,
-                match from {
-                    Some(from) => format!("{} captures {} from {}", self.power(*by), self.space(*at), self.power(*from)),
-                    None => format!("{} captures {}", self.power(*by), self.space(*at)),
-                },
-            ),
-            Event::Liberated { at, for_power } => {
-                (LineKind::Capture, format!("{} is liberated for {}", self.space(*at), self.power(*for_power)))
-            }
-            Event::BankTaken { from, to, amount } => {
-                (LineKind::Capture, format!("{} takes {amount} IPCs from {}'s bank", self.power(*to), self.power(*from)))
-            }
-            Event::Rolled { purpose, dice, hits } => {
-                let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
-                (LineKind::Dice, format!("  {purpose}: [{}] {hits} hit(s)", faces.join(" ")))
-            }
-            Event::Destroyed { units, at } => {
-                let mut by_owner: BTreeMap<PowerId, Vec<(UnitType, u32)>> = BTreeMap::new();
-                for (_, kind, owner) in units {
-                    by_owner.entry(*owner).or_default().push((*kind, 1));
-                }
-                let parts: Vec<String> = by_owner.iter().map(|(p, kinds)| format!("{} {}", self.power(*p), counts_text(kinds))).collect();
-                (LineKind::Loss, format!("  lost at {}: {}", self.space(*at), parts.join("; ")))
-            }
-            Event::Withdrew { units, from, to } => {
-                let what = self.units(before, units);
-                let text = match to {
-                    Some(to) => format!("{what} withdraw from {} to {}", self.space(*from), self.space(*to)),
-                    None => format!("aircraft break off the attack at {}", self.space(*from)),
-                };
-                (LineKind::Battle, text)
-            }
-            Event::BattleEnded { at, result } => {
-                let outcome = match result {
-                    BattleResult::AttackerWon => "the attacker wins",
-                    BattleResult::DefenderWon => "the defender holds",
-                    BattleResult::Draw => "both sides destroyed; the defender keeps it",
-                    BattleResult::Retreated => "the attacker retreats",
-                    BattleResult::Pending | BattleResult::Ongoing => "not over",
-                };
-                (LineKind::Battle, format!("battle at {} ends: {outcome}", self.space(*at)))
-            }
-            Event::Bombed { at, victim, ipcs } => {
-                (LineKind::Loss, format!("the raid on {} costs {} {ipcs} IPCs", self.space(*at), self.power(*victim)))
-            }
             Event::Placed { at, units } => {
                 let head = format!("{} places", self.power(before.turn));
                 return Some(LogLine::grouped(LineKind::Action, head, units.clone(), format!(" at {}", self.space(*at))));
             }
-            Event::LostUnplaced { units } => (LineKind::Loss, format!("{} loses unplaced {}", self.power(before.turn), counts_text(units))),
-            Event::Developed { power, development } => {
-                (LineKind::Income, format!("{} develops {}", self.power(*power), development.replace('_', " ")))
+            // Everything else is told as `warboard replay` tells it.
+            other => {
+                let (topic, text) = narrate::event_sentence(self.rs, before, after, other, &SHORT_NAMES)?;
+                let kind = match topic {
+                    Topic::Phase => LineKind::Phase,
+                    Topic::Action => LineKind::Action,
+                    Topic::Battle => LineKind::Battle,
+                    Topic::Dice => LineKind::Dice,
+                    Topic::Loss => LineKind::Loss,
+                    Topic::Capture => LineKind::Capture,
+                    Topic::Income => LineKind::Income,
+                    Topic::Victory => LineKind::Victory,
+                };
+                // Dice and losses belong to the battle above them.
+                let text = if matches!(kind, LineKind::Dice | LineKind::Loss) && !text.starts_with("the raid") { format!("  {text}") } else { text };
+                (kind, text)
             }
-            Event::Income { power, amount } => {
-                let bank = after.ipcs.get(power.index()).copied().unwrap_or(0);
-                (LineKind::Income, format!("{} collects {amount} IPCs (bank {bank})", self.power(*power)))
-            }
-            Event::Victory { side, reason } => (LineKind::Victory, format!("VICTORY for the {}: {reason}", side.name())),
         };
         Some(LogLine::new(kind, text))
     }
