@@ -175,7 +175,7 @@ impl Ctx<'_> {
                         );
                     }
                 }
-                self.board(p, units, route[0], sea, transport)?;
+                self.board(p, units, sea, transport)?;
                 if let Some(l) = landing {
                     self.unload(p, units, sea, l, combat)?;
                 }
@@ -261,8 +261,7 @@ impl Ctx<'_> {
         Ok(())
     }
 
-    fn board(&mut self, p: PowerId, units: &[UnitId], from: SpaceId, sea: SpaceId, chosen: Option<UnitId>) -> Result<(), RuleError> {
-        let _ = from;
+    fn board(&mut self, p: PowerId, units: &[UnitId], sea: SpaceId, chosen: Option<UnitId>) -> Result<(), RuleError> {
         for &id in units {
             let u = self.s.unit(id).unwrap().clone();
             let cost = self.stats(u.kind).transport_cost;
@@ -383,6 +382,7 @@ impl Ctx<'_> {
         }
         let sea_battle = combat && rel.enemy_units(p, sea).next().is_some();
         let defended = rel.enemy_defenders(p, shore).next().is_some();
+        let shore_neutral = rel.neutral(shore);
         for &id in units {
             let u = self.s.unit_mut(id).unwrap();
             let t = u.carried_by.take();
@@ -398,7 +398,7 @@ impl Ctx<'_> {
             self.s.unit_mut(t).unwrap().flags.transport_unloaded = true;
         }
         if combat {
-            if rel_neutral_fee_needed(self, shore) {
+            if shore_neutral {
                 self.pay_neutral_fee(p, shore)?;
             } else if defended || sea_battle {
                 self.declare_battle(shore, &[sea, shore], false);
@@ -607,8 +607,4 @@ impl Ctx<'_> {
             base
         }
     }
-}
-
-fn rel_neutral_fee_needed(ctx: &Ctx<'_>, t: SpaceId) -> bool {
-    ctx.rel().neutral(t)
 }

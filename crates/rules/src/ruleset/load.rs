@@ -221,10 +221,7 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
         let mut adjacent = Vec::new();
         for a in &s.adjacent {
             match space_ids.get(a.as_str()) {
-                Some(&id) if a == &s.id => {
-                    let _ = id;
-                    problems.add(&map_file, &entry, "a space cannot be its own neighbour")
-                }
+                Some(_) if a == &s.id => problems.add(&map_file, &entry, "a space cannot be its own neighbour"),
                 Some(&id) => adjacent.push(id),
                 None => problems.add(&map_file, &entry, format!("neighbour `{a}` is not a space of this map")),
             }
