@@ -41,14 +41,10 @@ struct Story<'a> {
 
 impl Story<'_> {
     fn power(&self, p: PowerId) -> &str {
-        self.rs.powers.get(p.index()).map(|x| x.id.as_str()).unwrap_or("?")
+        power(self.rs, p)
     }
     fn space(&self, s: SpaceId) -> &str {
-        if s.index() < self.rs.map.len() {
-            self.rs.map.name(s)
-        } else {
-            "?"
-        }
+        space(self.rs, s)
     }
 
     fn start(&mut self, s: &GameState) {
@@ -156,11 +152,13 @@ fn full_counts(units: &[(UnitType, u32)]) -> String {
     }
 }
 
-fn power(rs: &Ruleset, p: PowerId) -> &str {
+/// A power's id, or "?" for one the ruleset lacks.
+pub fn power(rs: &Ruleset, p: PowerId) -> &str {
     rs.powers.get(p.index()).map(|x| x.id.as_str()).unwrap_or("?")
 }
 
-fn space(rs: &Ruleset, s: SpaceId) -> &str {
+/// A space's id, or "?" for one the map lacks.
+pub fn space(rs: &Ruleset, s: SpaceId) -> &str {
     if s.index() < rs.map.len() {
         rs.map.name(s)
     } else {

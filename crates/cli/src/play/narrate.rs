@@ -93,14 +93,10 @@ struct Teller<'a> {
 
 impl Teller<'_> {
     fn power(&self, p: PowerId) -> &str {
-        self.rs.powers.get(p.index()).map(|x| x.id.as_str()).unwrap_or("?")
+        narrate::power(self.rs, p)
     }
     fn space(&self, s: SpaceId) -> &str {
-        if s.index() < self.rs.map.len() {
-            self.rs.map.name(s)
-        } else {
-            "?"
-        }
+        narrate::space(self.rs, s)
     }
     fn route(&self, route: &[SpaceId]) -> String {
         route.iter().map(|s| self.space(*s)).collect::<Vec<_>>().join(" > ")
