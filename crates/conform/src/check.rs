@@ -89,7 +89,7 @@ pub fn check(loaded: &Loaded, c: &Value) -> Result<(), String> {
                 for a in want.as_array().ok_or("check.legal must be a list of actions")? {
                     let mut copy = game.clone();
                     let mut dice = loaded.dice.boxed_clone();
-                    let r = crate::try_action(&mut copy, &loaded.names, dice.as_mut(), a);
+                    let r = crate::try_action(&mut copy, &loaded.names, &mut dice, a);
                     match (key.as_str(), r) {
                         ("legal", Ok(())) | ("illegal", Err(crate::Rejection::Illegal(_))) => {}
                         ("legal", Err(crate::Rejection::Illegal(why))) => return Err(format!("expected legal: {a}; rejected: {why}")),

@@ -37,7 +37,7 @@ fn run_case(case: &Value) -> Result<(), String> {
         let at = |msg: String| format!("step {}: {msg}", n + 1);
         if let Some(action) = case::field(step, "action") {
             let expect = case::field(step, "expect").and_then(Value::as_str).unwrap_or("ok");
-            let outcome = try_action(&mut loaded.game, &loaded.names, loaded.dice.as_mut(), action);
+            let outcome = try_action(&mut loaded.game, &loaded.names, &mut loaded.dice, action);
             match (expect, outcome) {
                 ("ok", Ok(())) => {}
                 ("ok", Err(Rejection::Illegal(why))) => return Err(at(format!("expected ok, but it was rejected: {why}"))),
@@ -62,11 +62,12 @@ pub(crate) enum Rejection {
 }
 
 /// Applies one JSON action; a rejected action leaves the game as it was
-/// (the engine guarantees it; this checks it too).
+/// (the engine guarantees it; this checks it too), and gives back any dice
+/// it rolled before it was refused.
 pub(crate) fn try_action(
     game: &mut Game,
     names: &std::collections::HashMap<String, warboard_rules::UnitId>,
-    dice: &mut dyn warboard_rules::DiceSource,
+    dice: &mut Box<dyn warboard_rules::DiceSource>,
     action: &Value,
 ) -> Result<(), Rejection> {
     let a = match case::action(game, names, action) {
@@ -75,10 +76,12 @@ pub(crate) fn try_action(
         Err(case::ParseError::NoSuchUnits(e)) => return Err(Rejection::Illegal(e)),
     };
     let before = game.state.clone();
-    match game.apply(&a, dice) {
+    let unrolled = dice.boxed_clone();
+    match game.apply(&a, dice.as_mut()) {
         Ok(_) => Ok(()),
         Err(e) if e.code == "dice/exhausted" => Err(Rejection::Broken(e.message)),
         Err(e) => {
+            *dice = unrolled;
             if game.state != before {
                 return Err(Rejection::Broken("a rejected action changed the state".into()));
             }
