@@ -184,8 +184,14 @@ impl<O: Odds> ComputerPlayer<O> {
         let threatened = capital_threat(&rel, p) > 0.0;
         if !threatened && needs_ships(&rel, p) {
             let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0).count();
-            // More ships the richer the power: troops are worth nothing at home.
-            let wanted = (3 + bank as usize / 20).min(10);
+            // More ships the richer the power, and enough to carry the army
+            // waiting at home: troops are worth nothing there.
+            let idle = s
+                .units
+                .iter()
+                .filter(|u| u.owner == p && rs.map.is_land(u.at) && rs.stats(u.kind).transport_cost > 0 && rs.stats(u.kind).is_combatant())
+                .count();
+            let wanted = (3 + bank as usize / 20).max(idle / 4).min(24);
             for _ in transports..wanted {
                 if coastal_factory(&rel, p).is_none() || bank < 20 {
                     break;
@@ -197,8 +203,16 @@ impl<O: Odds> ComputerPlayer<O> {
         // they reach an island fortress from afar and support the landings.
         if !threatened && needs_ships(&rel, p) {
             let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0).count();
+            let bombers = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber).count();
             if transports >= 6 {
-                while bank >= 45 && take(&mut buy, &mut bank, UnitType::Bomber, cost(UnitType::Bomber)) {}
+                // Half of what is left, as long as the air force is small.
+                let mut for_bombers = bank / 2;
+                while bombers + buy.get(&UnitType::Bomber).copied().unwrap_or(0) as usize <= 8
+                    && for_bombers >= cost(UnitType::Bomber)
+                    && take(&mut buy, &mut bank, UnitType::Bomber, cost(UnitType::Bomber))
+                {
+                    for_bombers -= cost(UnitType::Bomber);
+                }
             }
         }
         let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
