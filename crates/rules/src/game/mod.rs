@@ -3,7 +3,7 @@
 //! Every action is tried on a copy of the state; only when it succeeds does
 //! the copy replace the state, so a rejected action changes nothing.
 
-mod air;
+mod landing;
 mod capture;
 mod movement;
 mod production;

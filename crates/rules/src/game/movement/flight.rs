@@ -1,0 +1,146 @@
+//! Aircraft: neutral overflight (DAAK 2.7(a), (c)), AA fire on the way
+//! (3.1(a)), and a landing left to reach (3.4(g), 4.4(c)).
+
+use super::NEUTRAL_FEE;
+use crate::action::{reject, Event, RuleError};
+use crate::game::Ctx;
+use crate::ids::{PowerId, SpaceId, UnitId};
+
+impl Ctx<'_> {
+    pub(super) fn move_air(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], combat: bool, bombing: bool) -> Result<(), RuleError> {
+        let steps = (route.len() - 1) as u8;
+        let dest = *route.last().unwrap();
+        for &id in units {
+            self.check_may_move(id, combat)?;
+            let u = self.s.unit(id).unwrap();
+            let range = self.air_range(u.owner, u.kind);
+            if u.moved + steps > range {
+                return reject("move/too-far", format!("a {} flies {} spaces a turn and has {} left", u.kind, range, range.saturating_sub(u.moved)));
+            }
+            if bombing && !self.stats(u.kind).strategic_bomber {
+                return reject("move/bombing", format!("a {} cannot make a strategic bombing raid", u.kind));
+            }
+        }
+        // Neutral countries on the way: crossed only in combat move, for 3
+        // IPCs each, and then taken (DAAK 2.7(a), (c)).
+        let mut neutrals: Vec<SpaceId> = Vec::new();
+        for &t in &route[1..] {
+            if self.rel().neutral(t) && !neutrals.contains(&t) {
+                if !combat {
+                    return reject("move/neutral-noncombat", format!("aircraft may cross {} (neutral) only in combat move, paying 3 IPCs (DAAK 2.7(c))", self.name(t)));
+                }
+                neutrals.push(t);
+            }
+        }
+        if self.s.ipcs[p.index()] < NEUTRAL_FEE * neutrals.len() as i32 {
+            return reject(
+                "move/neutral-fee",
+                format!("crossing {} neutral countries costs {} IPCs from what is left after purchases (DAAK 2.7(a))", neutrals.len(), NEUTRAL_FEE * neutrals.len() as i32),
+            );
+        }
+        let rel = self.rel();
+        if combat {
+            if bombing {
+                if !(rel.enemy_land(p, dest) && rel.factory_at(dest).is_some_and(|f| rel.enemies(p, f.owner))) {
+                    return reject("move/bombing-target", "a strategic bombing raid goes to an enemy territory with an industrial complex");
+                }
+            } else {
+                let battle_there = rel.enemy_defenders(p, dest).next().is_some() || (self.rs.map.is_sea(dest) && rel.enemy_units(p, dest).next().is_some());
+                if !battle_there && neutrals.is_empty() {
+                    return reject("move/combat-needs-target", format!("no enemy units are in {}: aircraft attack only where there is a battle", self.name(dest)));
+                }
+            }
+        } else if rel.enemy_land(p, dest) || rel.enemy_units(p, dest).next().is_some() {
+            return reject("move/enemy-in-noncombat", format!("{} is held by the enemy: it can be entered only in combat move", self.name(dest)));
+        }
+        // A landing must stay within reach (no suicide moves; DAAK 3.4(g),
+        // 4.4(c)). Judged per aircraft before anything changes.
+        for &id in units {
+            let u = self.s.unit(id).unwrap();
+            let left = self.air_range(u.owner, u.kind) - u.moved - steps;
+            if !self.landing_within(p, u.kind, dest, left, units, combat) {
+                return reject(
+                    "move/no-landing",
+                    format!(
+                        "the {} would have {} movement left at {} and no landing it can reach: a friendly territory held since the start of the turn{} (DAAK 3.4(g), 4.4(c))",
+                        u.kind,
+                        left,
+                        self.name(dest),
+                        if self.stats(u.kind).carrier_cost > 0 { " or a friendly carrier with room that will be there without retreating" } else { "" }
+                    ),
+                );
+            }
+        }
+        // Carry out: pay for and take neutrals, then AA guns fire at aircraft
+        // flying over in combat move (DAAK 3.1(a)).
+        for t in neutrals.clone() {
+            self.pay_neutral_fee(p, t)?;
+        }
+        for &id in units {
+            let u = self.s.unit_mut(id).unwrap();
+            u.at = dest;
+            u.moved += steps;
+            u.carried_by = None;
+            if combat {
+                u.flags.moved_in_combat = true;
+                u.flags.bombing = bombing;
+            }
+        }
+        if combat {
+            let overflown: Vec<SpaceId> = route[1..route.len() - 1].to_vec();
+            for t in overflown {
+                self.overflight_aa_fire(p, t, units, dest)?;
+            }
+            let rel = self.rel();
+            let battle_there = rel.enemy_defenders(p, dest).next().is_some()
+                || (self.rs.map.is_sea(dest) && rel.enemy_units(p, dest).next().is_some());
+            if bombing {
+                self.declare_bombing(dest, route);
+            } else if battle_there {
+                self.declare_battle(dest, route, false);
+            }
+        }
+        Ok(())
+    }
+
+    /// AA guns fire at aircraft flying over their territory in combat move,
+    /// one die each, hitting on 1 (DAAK 3.1(a)); at most one gun per
+    /// territory (DAAK 3.1(b)).
+    fn overflight_aa_fire(&mut self, p: PowerId, t: SpaceId, units: &[UnitId], dest: SpaceId) -> Result<(), RuleError> {
+        let rel = self.rel();
+        let Some(aa) = self.s.units.iter().find(|u| u.at == t && self.stats(u.kind).anti_aircraft > 0 && rel.enemies(p, u.owner) && !rel.on_transport(u)) else {
+            return Ok(());
+        };
+        let value = self.stats(aa.kind).anti_aircraft;
+        let alive: Vec<UnitId> = units.iter().copied().filter(|id| self.s.unit(*id).is_some_and(|u| u.at == dest)).collect();
+        let mut dice = Vec::new();
+        let mut lost = Vec::new();
+        for id in alive {
+            let d = self.roll()?;
+            dice.push(d);
+            if d <= value {
+                lost.push(id);
+            }
+        }
+        self.events.push(Event::Rolled { purpose: format!("AA fire over {}", self.name(t)), dice, hits: lost.len() as u32 });
+        if !lost.is_empty() {
+            let info = lost.iter().map(|id| {
+                let u = self.s.unit(*id).unwrap();
+                (u.id, u.kind, u.owner)
+            }).collect();
+            self.s.remove_units(&lost);
+            self.events.push(Event::Destroyed { units: info, at: t });
+        }
+        Ok(())
+    }
+
+    /// Movement of an aircraft type for a power (long-range aircraft add 2).
+    pub fn air_range(&self, p: PowerId, kind: crate::ids::UnitType) -> u8 {
+        let base = self.stats(kind).movement;
+        if self.s.has_development(p, crate::state::Development::LongRangeAircraft) {
+            base + 2
+        } else {
+            base
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Land units: walking and blitzing (DAAK 3.6), neutral walk-ins (2.7),
+//! boarding and landing from transports (3.2, 3.3).
+
+use crate::action::{reject, RuleError};
+use crate::game::Ctx;
+use crate::ids::{PowerId, SpaceId, UnitId};
+use crate::state::Phase;
+
+impl Ctx<'_> {
+    pub(super) fn move_land(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], transport: Option<UnitId>, combat: bool) -> Result<(), RuleError> {
+        let map = &self.rs.map;
+        let starts_at_sea = map.is_sea(route[0]);
+        let sea_steps: Vec<usize> = (0..route.len()).filter(|i| map.is_sea(route[*i])).collect();
+        for &id in units {
+            self.check_may_move(id, combat)?;
+        }
+        if starts_at_sea {
+            if route.len() != 2 || map.is_sea(route[1]) {
+                return reject("move/cargo-route", "cargo moves with its transport; landing is one step from the sea zone onto a shore");
+            }
+            return self.unload(p, units, route[0], route[1], combat);
+        }
+        match sea_steps.as_slice() {
+            [] => self.walk(p, units, route, combat),
+            [1] if route.len() <= 3 => {
+                for &id in units {
+                    let u = self.s.unit(id).unwrap();
+                    if u.moved > 0 || u.flags.boarded || u.flags.moved_in_combat {
+                        return reject("move/before-loading", format!("the {} has moved this turn and may not board a transport (DAAK 3.2(b))", u.kind));
+                    }
+                }
+                let sea = route[1];
+                let landing = route.get(2).copied();
+                if combat && self.rel().enemy_units(p, sea).next().is_some() {
+                    let assault = landing.is_some_and(|l| self.rel().enemy_land(p, l) || self.rel().neutral(l));
+                    if !assault {
+                        return reject(
+                            "move/board-in-battle-zone",
+                            format!("in combat move, troops board a transport in a sea zone with a battle ({}) only for an amphibious assault (DAAK 3.2(c))", self.name(sea)),
+                        );
+                    }
+                }
+                self.board(p, units, sea, transport)?;
+                if let Some(l) = landing {
+                    self.unload(p, units, sea, l, combat)?;
+                }
+                Ok(())
+            }
+            _ => reject("move/land-at-sea", "land units cross the sea only aboard a transport, which moves on its own"),
+        }
+    }
+
+    fn walk(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], combat: bool) -> Result<(), RuleError> {
+        let steps = (route.len() - 1) as u8;
+        let dest = *route.last().unwrap();
+        let mut blitzed = Vec::new();
+        for &id in units {
+            let u = self.s.unit(id).unwrap().clone();
+            let st = self.stats(u.kind).clone();
+            if u.flags.boarded {
+                return reject("move/after-boarding", format!("the {} boarded a transport this turn: that is its move (DAAK 3.2(b))", u.kind));
+            }
+            if u.moved + steps > st.movement {
+                return reject("move/too-far", format!("a {} moves {} space(s) a turn and has {} left", u.kind, st.movement, st.movement - u.moved.min(st.movement)));
+            }
+            if combat && st.anti_aircraft > 0 {
+                return reject("move/aa-cannot-attack", "AA guns do not attack and cannot take territory (DAAK 3.1(f)); move them in non-combat move");
+            }
+            for &t in &route[1..route.len() - 1] {
+                let rel = self.rel();
+                if rel.friendly_land(p, t) && rel.enemy_defenders(p, t).next().is_none() {
+                    continue;
+                }
+                if rel.neutral(t) {
+                    return reject("move/through-neutral", format!("{} is neutral: land units stop there, and armor may not blitz through a neutral country (DAAK 2.7(b), 3.6(c))", self.name(t)));
+                }
+                if rel.enemy_defenders(p, t).next().is_some() {
+                    return reject("move/through-enemy", format!("enemy units in {} stop land movement", self.name(t)));
+                }
+                // Enemy-controlled and empty of defenders (AA guns and factories
+                // do not count, DAAK 3.6(b)): a blitz, in combat move only.
+                if !combat {
+                    return reject("move/blitz-noncombat", format!("{} is enemy territory: it can be entered only in combat move; a blitz is declared and finished in combat move (DAAK 3.6(a))", self.name(t)));
+                }
+                if !st.blitz {
+                    return reject("move/no-blitz", format!("only armor may blitz through {}", self.name(t)));
+                }
+                if !blitzed.contains(&t) {
+                    blitzed.push(t);
+                }
+            }
+        }
+        self.check_aa_room(units, dest)?;
+        let rel = self.rel();
+        let dest_neutral = rel.neutral(dest);
+        let dest_enemy = rel.enemy_land(p, dest);
+        let dest_defended = rel.enemy_defenders(p, dest).next().is_some();
+        if combat {
+            if !dest_neutral && !dest_enemy && blitzed.is_empty() {
+                return reject("move/combat-needs-target", format!("{} is friendly: moves that attack nothing belong to the non-combat move", self.name(dest)));
+            }
+        } else if dest_neutral || dest_enemy {
+            return reject("move/enemy-in-noncombat", format!("{} is not friendly: it can be entered only in combat move", self.name(dest)));
+        }
+        // Carry out: blitzed territories change hands as the armor passes.
+        for t in blitzed {
+            self.take_territory(t, p);
+        }
+        for &id in units {
+            let u = self.s.unit_mut(id).unwrap();
+            u.at = dest;
+            u.moved += steps;
+            if combat {
+                u.flags.moved_in_combat = true;
+            }
+        }
+        if combat {
+            if dest_neutral {
+                self.pay_neutral_fee(p, dest)?;
+            } else if dest_enemy && !dest_defended {
+                self.take_territory(dest, p);
+            } else if dest_defended {
+                self.declare_battle(dest, route, false);
+            }
+        }
+        Ok(())
+    }
+
+    fn board(&mut self, p: PowerId, units: &[UnitId], sea: SpaceId, chosen: Option<UnitId>) -> Result<(), RuleError> {
+        for &id in units {
+            let u = self.s.unit(id).unwrap().clone();
+            let cost = self.stats(u.kind).transport_cost;
+            if cost == 0 {
+                return reject("move/not-transportable", format!("a {} cannot be carried by a transport", u.kind));
+            }
+            let rel = self.rel();
+            let fits = |t: &crate::state::Unit| {
+                self.stats(t.kind).transport_capacity > 0
+                    && t.at == sea
+                    && self.rs.allied(p, t.owner)
+                    && !t.flags.transport_unloaded
+                    && rel.transport_room(t.id) >= cost
+                    && self.s.cargo_of(t.id).all(|c| c.owner == u.owner)
+            };
+            let tr = match chosen {
+                Some(t) => {
+                    let Some(tu) = self.s.unit(t) else { return reject("move/unknown-transport", "no such transport") };
+                    if !fits(tu) {
+                        return reject("move/transport-unusable", self.why_transport_unusable(tu, &u, sea));
+                    }
+                    t
+                }
+                None => {
+                    // Prefer own transports, then ones already carrying this nation's troops.
+                    let mut cands: Vec<&crate::state::Unit> = self.s.units.iter().filter(|t| fits(t)).collect();
+                    cands.sort_by_key(|t| (t.owner != p, self.s.cargo_of(t.id).next().is_none(), t.id));
+                    match cands.first() {
+                        Some(t) => t.id,
+                        None => {
+                            let any = self.s.units.iter().find(|t| t.at == sea && self.stats(t.kind).transport_capacity > 0 && self.rs.allied(p, t.owner));
+                            let why = match any {
+                                Some(t) => self.why_transport_unusable(t, &u, sea),
+                                None => format!("there is no friendly transport in {} to board", self.name(sea)),
+                            };
+                            return reject("move/no-transport", why);
+                        }
+                    }
+                }
+            };
+            let combat = self.s.phase == Phase::CombatMove;
+            let u = self.s.unit_mut(id).unwrap();
+            u.at = sea;
+            u.carried_by = Some(tr);
+            u.flags.boarded = true;
+            u.flags.shuttled = false;
+            if combat {
+                u.flags.moved_in_combat = true;
+            }
+        }
+        Ok(())
+    }
+
+    fn why_transport_unusable(&self, t: &crate::state::Unit, u: &crate::state::Unit, sea: SpaceId) -> String {
+        if self.stats(t.kind).transport_capacity == 0 {
+            return format!("that unit is a {}, not a transport", t.kind);
+        }
+        if t.at != sea {
+            return format!("that transport is not in {}", self.name(sea));
+        }
+        if !self.rs.allied(u.owner, t.owner) {
+            return "that transport belongs to the enemy".into();
+        }
+        if t.flags.transport_unloaded {
+            return "the transport unloaded this turn: no unit may board it (DAAK 3.2(d))".into();
+        }
+        if self.s.cargo_of(t.id).any(|c| c.owner != u.owner) {
+            return "one transport may not carry units of two nations (DAAK 3.3(d))".into();
+        }
+        "the transport has no room: it carries one armor, or two infantry, or one AA gun (DAAK 3.2(a))".into()
+    }
+
+    fn unload(&mut self, p: PowerId, units: &[UnitId], sea: SpaceId, shore: SpaceId, combat: bool) -> Result<(), RuleError> {
+        let mut transports: Vec<UnitId> = Vec::new();
+        for &id in units {
+            let u = self.s.unit(id).unwrap();
+            let Some(t) = u.carried_by else {
+                return reject("move/not-cargo", format!("the {} is not aboard a transport", u.kind));
+            };
+            let tr = self.s.unit(t).unwrap();
+            if tr.flags.fought {
+                return reject(
+                    "move/cargo-after-sea-battle",
+                    "troops aboard a transport that fought a sea battle stay aboard until their owner's next turn (DAAK 3.2(f))",
+                );
+            }
+            if tr.owner != p && !u.flags.shuttled {
+                return reject(
+                    "move/not-yet-shuttled",
+                    format!("troops aboard {}'s transport land only after it has carried them on its own turn (DAAK 3.3(b))", self.power_name(tr.owner)),
+                );
+            }
+            if !transports.contains(&t) {
+                transports.push(t);
+            }
+        }
+        for &t in &transports {
+            let tr = self.s.unit(t).unwrap();
+            let all_cargo = self.s.cargo_of(t).all(|c| units.contains(&c.id));
+            if !all_cargo && combat {
+                return reject("move/partial-unload-combat", "in combat move a transport unloads all its cargo into one territory (DAAK 3.2(e))");
+            }
+            if !all_cargo && tr.owner != p {
+                return reject("move/partial-unload-friendly", "troops on a friendly power's transport unload all together (DAAK 3.3(b))");
+            }
+        }
+        self.check_aa_room(units, shore)?;
+        let rel = self.rel();
+        let hostile = rel.enemy_land(p, shore) || rel.neutral(shore);
+        if combat && !hostile {
+            return reject("move/combat-needs-target", format!("{} is friendly: unload there in non-combat move", self.name(shore)));
+        }
+        if !combat && hostile {
+            return reject("move/enemy-in-noncombat", format!("{} is not friendly: it can be entered only in combat move", self.name(shore)));
+        }
+        if combat && self.s.units.iter().any(|u| units.contains(&u.id) && self.stats(u.kind).anti_aircraft > 0) {
+            return reject("move/aa-cannot-attack", "AA guns do not attack and cannot take territory (DAAK 3.1(f))");
+        }
+        let sea_battle = combat && rel.enemy_units(p, sea).next().is_some();
+        let defended = rel.enemy_defenders(p, shore).next().is_some();
+        let shore_neutral = rel.neutral(shore);
+        for &id in units {
+            let u = self.s.unit_mut(id).unwrap();
+            let t = u.carried_by.take();
+            u.at = shore;
+            u.flags.unloaded = true;
+            u.flags.shuttled = false;
+            if combat {
+                u.flags.moved_in_combat = true;
+                u.landed_from = t;
+            }
+        }
+        for &t in &transports {
+            self.s.unit_mut(t).unwrap().flags.transport_unloaded = true;
+        }
+        if combat {
+            if shore_neutral {
+                self.pay_neutral_fee(p, shore)?;
+            } else if defended || sea_battle {
+                self.declare_battle(shore, &[sea, shore], false);
+            } else {
+                self.take_territory(shore, p);
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,148 @@
+//! Movement in combat and non-combat move: the checks every move shares
+//! and the dispatch by domain to land units (`land.rs`: walking, blitzing,
+//! boarding and landing), ships (`sea.rs`: canals, enemy fleets, cargo) and
+//! aircraft (`flight.rs`: neutral overflight, AA fire on the way, a landing
+//! left to reach).
+
+mod flight;
+mod land;
+mod sea;
+
+use super::Ctx;
+use crate::action::{reject, Event, RuleError};
+use crate::ids::{Domain, PowerId, SpaceId, UnitId};
+use crate::state::Phase;
+
+/// Neutral countries cost this much to take (DAAK 2.7(a)).
+const NEUTRAL_FEE: i32 = 3;
+
+impl Ctx<'_> {
+    pub fn move_units(
+        &mut self,
+        units: &[UnitId],
+        route: &[SpaceId],
+        transport: Option<UnitId>,
+        bombing: bool,
+    ) -> Result<(), RuleError> {
+        let p = self.s.turn;
+        let combat = match self.s.phase {
+            Phase::CombatMove => true,
+            Phase::NoncombatMove => false,
+            other => return reject("move/wrong-phase", format!("units move in combat or non-combat move, not in {}", other.name())),
+        };
+        if units.is_empty() {
+            return reject("move/no-units", "name at least one unit to move");
+        }
+        if combat && self.rs.options.russia_first_turn_restricted && self.s.round == 1 && p.0 == 0 {
+            return reject(
+                "move/first-turn-restricted",
+                format!("{} makes no combat moves in round 1 (option russia_first_turn_restricted)", self.power_name(p)),
+            );
+        }
+        if route.len() < 2 {
+            return reject("move/short-route", "a route names where the units start and at least one space more");
+        }
+        if route.len() == 2 && route[0] == route[1] && self.rs.map.is_sea(route[0]) {
+            return reject(
+                "move/transfer-between-transports",
+                "troops may not switch directly from one transport to another (DAAK 3.2(g))",
+            );
+        }
+        for w in route.windows(2) {
+            if !self.rs.map.adjacent(w[0], w[1]) {
+                return reject("move/not-adjacent", format!("{} and {} do not border each other", self.name(w[0]), self.name(w[1])));
+            }
+        }
+        let mut seen = Vec::new();
+        for &id in units {
+            if seen.contains(&id) {
+                return reject("move/duplicate-unit", "a unit is named twice");
+            }
+            seen.push(id);
+            let Some(u) = self.s.unit(id) else {
+                return reject("move/unknown-unit", "no such unit");
+            };
+            if u.owner != p {
+                return reject("move/not-yours", format!("only {}'s own units move on its turn", self.power_name(p)));
+            }
+            if u.at != route[0] {
+                return reject("move/not-at-start", format!("a {} named is not at {}", u.kind, self.name(route[0])));
+            }
+        }
+        let domains: Vec<Domain> = units.iter().map(|id| self.rs.stats(self.s.unit(*id).unwrap().kind).domain).collect();
+        let of = |d: Domain| -> Vec<UnitId> { units.iter().zip(&domains).filter(|(_, x)| **x == d).map(|(u, _)| *u).collect() };
+        let (land, sea, air) = (of(Domain::Land), of(Domain::Sea), of(Domain::Air));
+        if !land.is_empty() && !sea.is_empty() {
+            return reject("move/mixed", "land units move apart from ships: transports carry them, and move on their own");
+        }
+        if bombing && (land.len() + sea.len() > 0 || !combat) {
+            return reject("move/bombing", "only bombers go on strategic bombing raids, in combat move");
+        }
+        // The move is told first; what it causes (captures, AA fire, fees)
+        // follows it.
+        let first_event = self.events.len();
+        if !land.is_empty() {
+            self.move_land(p, &land, route, transport, combat)?;
+        }
+        if !sea.is_empty() {
+            self.move_sea(p, &sea, route, combat)?;
+        }
+        if !air.is_empty() {
+            self.move_air(p, &air, route, combat, bombing)?;
+        }
+        self.events.insert(first_event, Event::Moved { units: units.to_vec(), route: route.to_vec() });
+        Ok(())
+    }
+
+    /// Checks shared by every unit that is about to move.
+    pub(super) fn check_may_move(&self, id: UnitId, combat: bool) -> Result<(), RuleError> {
+        let u = self.s.unit(id).unwrap();
+        let st = self.stats(u.kind);
+        if st.movement == 0 {
+            return reject("move/immobile", format!("a {} cannot move", u.kind));
+        }
+        if u.flags.captured {
+            return reject("move/captured-aa", "an AA gun captured this turn may not move (DAAK 4.4(b))");
+        }
+        if u.flags.unloaded {
+            return reject("move/after-unloading", format!("the {} landed from a transport this turn and moves no more (DAAK 3.2(b))", u.kind));
+        }
+        if !combat && !st.is_air() && (u.flags.moved_in_combat || u.flags.fought) {
+            return reject(
+                "move/moved-in-combat",
+                format!("the {} moved or fought in combat this turn; only aircraft move again in non-combat move", u.kind),
+            );
+        }
+        Ok(())
+    }
+
+    /// At most one AA gun per territory at any time (DAAK 3.1(b)).
+    pub(super) fn check_aa_room(&self, units: &[UnitId], dest: SpaceId) -> Result<(), RuleError> {
+        let is_aa = |id: &UnitId| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).anti_aircraft > 0);
+        let moving = units.iter().filter(|id| is_aa(id)).count();
+        let there = self.s.units_at(dest).filter(|u| self.stats(u.kind).anti_aircraft > 0 && !units.contains(&u.id)).count();
+        if moving > 0 && moving + there > 1 {
+            return reject("move/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(dest)));
+        }
+        Ok(())
+    }
+
+    pub(super) fn pay_neutral_fee(&mut self, p: PowerId, t: SpaceId) -> Result<(), RuleError> {
+        if self.s.ipcs[p.index()] < NEUTRAL_FEE {
+            return reject(
+                "move/neutral-fee",
+                format!(
+                    "taking {} costs {NEUTRAL_FEE} IPCs from what is left after purchases, and {} has {} (DAAK 2.7(a))",
+                    self.name(t),
+                    self.power_name(p),
+                    self.s.ipcs[p.index()]
+                ),
+            );
+        }
+        self.s.ipcs[p.index()] -= NEUTRAL_FEE;
+        self.s.neutral_fees += NEUTRAL_FEE;
+        self.take_territory(t, p);
+        self.events.push(Event::NeutralTaken { at: t, by: p, fee: NEUTRAL_FEE });
+        Ok(())
+    }
+}

@@ -1,0 +1,66 @@
+//! Ships: canals (DAAK 2.3, 2.4), enemy fleets stop movement, cargo and
+//! other powers' fighters go along (3.4(c)).
+
+use crate::action::{reject, RuleError};
+use crate::game::Ctx;
+use crate::ids::{PowerId, SpaceId, UnitId};
+
+impl Ctx<'_> {
+    pub(super) fn move_sea(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], combat: bool) -> Result<(), RuleError> {
+        let steps = (route.len() - 1) as u8;
+        let dest = *route.last().unwrap();
+        for &t in route {
+            if !self.rs.map.is_sea(t) {
+                return reject("move/ship-on-land", format!("ships stay at sea; {} is land", self.name(t)));
+            }
+        }
+        for w in route.windows(2) {
+            if !self.rel().canal_open(p, w[0], w[1]) {
+                let c = self.rs.map.canal_between(w[0], w[1]).unwrap();
+                let names: Vec<&str> = c.controlled_by.iter().map(|t| self.name(*t)).collect();
+                return reject(
+                    "move/canal-closed",
+                    format!("ships pass the {} only if {} {} friendly at the start of the turn (DAAK 2.3, 2.4)", c.name, names.join(" and "), if names.len() > 1 { "were" } else { "was" }),
+                );
+            }
+        }
+        for &t in &route[1..route.len() - 1] {
+            if self.rel().has_enemy_ships(p, t) {
+                return reject("move/through-enemy-ships", format!("enemy ships in {} stop ships moving through", self.name(t)));
+            }
+        }
+        for &id in units {
+            self.check_may_move(id, combat)?;
+            let u = self.s.unit(id).unwrap();
+            let st = self.stats(u.kind);
+            if u.flags.transport_unloaded {
+                return reject("move/transport-after-unloading", "a transport never moves after it has unloaded (DAAK 3.2(d))");
+            }
+            if u.moved + steps > st.movement {
+                return reject("move/too-far", format!("a {} moves {} spaces a turn and has {} left", u.kind, st.movement, st.movement.saturating_sub(u.moved)));
+            }
+        }
+        let enemies_there = self.rel().enemy_units(p, dest).next().is_some();
+        if !combat && enemies_there {
+            return reject("move/enemy-in-noncombat", format!("enemy units hold {}: it can be entered only in combat move", self.name(dest)));
+        }
+        for &id in units {
+            let cargo: Vec<UnitId> = self.s.cargo_of(id).map(|c| c.id).collect();
+            let u = self.s.unit_mut(id).unwrap();
+            u.at = dest;
+            u.moved += steps;
+            if combat {
+                u.flags.moved_in_combat = true;
+            }
+            // Cargo goes where its ship goes: troops on a transport, and other
+            // powers' fighters on a carrier (DAAK 3.4(c)).
+            for c in cargo {
+                self.s.unit_mut(c).unwrap().at = dest;
+            }
+        }
+        if combat && enemies_there {
+            self.declare_battle(dest, route, true);
+        }
+        Ok(())
+    }
+}
