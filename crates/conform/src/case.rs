@@ -254,8 +254,6 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
                 .map(|s| space(game, s))
                 .collect::<Result<_, _>>()
                 .map_err(m)?;
-            let sels = selectors(game, names, field(v, "units")).map_err(m)?;
-            let units = select::for_move(game, &sels, &route).map_err(NoSuchUnits)?;
             let transport = match field(v, "transport") {
                 None => None,
                 Some(t) => {
@@ -263,6 +261,8 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
                     Some(*names.get(name).ok_or_else(|| Malformed(format!("no unit is named `{name}`")))?)
                 }
             };
+            let sels = selectors(game, names, field(v, "units")).map_err(m)?;
+            let units = select::for_move_with(game, &sels, &route, transport).map_err(NoSuchUnits)?;
             let bombing = field(v, "bombing").and_then(Value::as_bool).unwrap_or(false);
             Action::Move { units, route, transport, bombing }
         }

@@ -49,12 +49,25 @@ fn pick(candidates: &[UnitId], game: &Game, selectors: &[Selector], place: &str)
 
 /// Units for a `move` from `route[0]`: the mover's own.
 pub fn for_move(game: &Game, selectors: &[Selector], route: &[SpaceId]) -> Result<Vec<UnitId>, String> {
+    for_move_with(game, selectors, route, None)
+}
+
+/// Units for a `move` that names a transport: a landing from a sea zone
+/// takes that transport's cargo (FORMAT.md: `transport` names which, when
+/// it matters).
+pub fn for_move_with(game: &Game, selectors: &[Selector], route: &[SpaceId], transport: Option<UnitId>) -> Result<Vec<UnitId>, String> {
     let Some(&from) = route.first() else { return Err("the route is empty".into()) };
     let s = &game.state;
     let rs = &game.ruleset;
     let p = s.turn;
     let boarding = route.get(1).is_some_and(|n| rs.map.is_sea(*n)) && rs.map.is_land(from);
-    let mut candidates: Vec<&crate::state::Unit> = s.units.iter().filter(|u| u.at == from && u.owner == p).collect();
+    let landing_from = transport.filter(|_| rs.map.is_sea(from));
+    let mut candidates: Vec<&crate::state::Unit> = s
+        .units
+        .iter()
+        .filter(|u| u.at == from && u.owner == p)
+        .filter(|u| landing_from.is_none() || u.carried_by == landing_from || !rs.stats(u.kind).is_land())
+        .collect();
     candidates.sort_by_key(|u| {
         let noncombat_stuck = s.phase == Phase::NoncombatMove && (u.flags.moved_in_combat || u.flags.fought) && !rs.stats(u.kind).is_air();
         (u.flags.unloaded || u.flags.captured || noncombat_stuck, boarding && u.moved > 0, u.moved, u.carried_by, u.id)

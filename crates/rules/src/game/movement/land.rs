@@ -18,6 +18,11 @@ impl Ctx<'_> {
             if route.len() != 2 || map.is_sea(route[1]) {
                 return reject("move/cargo-route", "cargo moves with its transport; landing is one step from the sea zone onto a shore");
             }
+            if let Some(t) = transport {
+                if units.iter().any(|id| self.s.unit(*id).is_some_and(|u| u.carried_by != Some(t))) {
+                    return reject("move/not-on-that-transport", "those units are not aboard the transport named");
+                }
+            }
             return self.unload(p, units, route[0], route[1], combat);
         }
         match sea_steps.as_slice() {
