@@ -2,7 +2,8 @@
 //! on or retreating (DAAK 4.1, 4.2, 4.3).
 
 use super::casualties::{attackers, defenders, pool};
-use super::fire::{end, finish_if_over, run, take_casualties};
+use super::ending::{end, finish_if_over};
+use super::fire::{run, take_casualties};
 use super::{current, BattleKind, BattleResult, BattleSide, Stage};
 use crate::action::{reject, Event, RuleError};
 use crate::game::Ctx;

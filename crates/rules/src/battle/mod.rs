@@ -11,7 +11,9 @@
 pub mod casualties;
 mod declare;
 mod decisions;
+mod ending;
 mod fire;
+mod round_one;
 pub mod standalone;
 
 pub use casualties::default_casualties;

@@ -1,0 +1,95 @@
+//! The end of a battle: its result, capture, and the fighters of a lost
+//! carrier.
+
+use super::casualties::{attackers, defenders};
+use super::fire::destroy;
+use super::{BattleKind, BattleResult};
+use crate::action::Event;
+use crate::game::Ctx;
+use crate::ids::{PowerId, UnitId};
+
+/// Ends the battle if one side is gone.
+pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
+    let b = ctx.s.battles[i].clone();
+    let att = attackers(ctx.rs, ctx.s, &b);
+    let def = defenders(ctx.rs, ctx.s, &b);
+    let result = match (att.is_empty(), def.is_empty()) {
+        (false, false) => return false,
+        (false, true) => BattleResult::AttackerWon,
+        (true, false) => BattleResult::DefenderWon,
+        (true, true) => BattleResult::Draw,
+    };
+    end(ctx, i, result);
+    true
+}
+
+pub(crate) fn end(ctx: &mut Ctx<'_>, i: usize, result: BattleResult) {
+    let b = ctx.s.battles[i].clone();
+    ctx.s.battles[i].result = result;
+    ctx.s.battles[i].pending = None;
+    ctx.events.push(Event::BattleEnded { at: b.at, result });
+    if b.kind == BattleKind::Land && result == BattleResult::AttackerWon {
+        // Only land units capture (AA guns never attack); aircraft alone win
+        // but take nothing.
+        let captor = attackers(ctx.rs, ctx.s, &b).into_iter().any(|id| ctx.rs.stats(ctx.s.unit(id).unwrap().kind).is_land());
+        if captor {
+            ctx.take_territory(b.at, b.attacker);
+        }
+    }
+    if b.kind == BattleKind::Sea {
+        rehouse_defending_fighters(ctx, i);
+    }
+}
+
+/// Fighters of a defending carrier that was lost land on another friendly
+/// carrier there with room, or on a friendly island fully surrounded by the
+/// zone; otherwise they are lost (DAAK 3.4(b)).
+fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
+    let b = ctx.s.battles[i].clone();
+    let rs = ctx.rs;
+    let defending_powers: Vec<PowerId> = rs.power_ids().filter(|p| !rs.allied(*p, b.attacker)).collect();
+    let mut fighters: Vec<UnitId> = ctx
+        .s
+        .units
+        .iter()
+        .filter(|u| u.at == b.at && defending_powers.contains(&u.owner) && rs.stats(u.kind).is_air())
+        .map(|u| u.id)
+        .collect();
+    fighters.sort();
+    let mut room: Vec<(UnitId, PowerId, i32)> = ctx
+        .s
+        .units
+        .iter()
+        .filter(|u| u.at == b.at && defending_powers.contains(&u.owner) && rs.stats(u.kind).carrier_capacity > 0)
+        .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity as i32))
+        .collect();
+    let island = rs.map.ids().find(|t| rs.map.space(*t).island_in == Some(b.at));
+    let mut lost = Vec::new();
+    for f in fighters {
+        let (owner, cost, carried) = {
+            let u = ctx.s.unit(f).unwrap();
+            (u.owner, rs.stats(u.kind).carrier_cost as i32, u.carried_by)
+        };
+        // Keep the carrier it was on, if that one floats.
+        let slot = room
+            .iter()
+            .position(|c| Some(c.0) == carried && c.2 >= cost)
+            .or_else(|| room.iter().position(|c| c.1 == owner && c.2 >= cost))
+            .or_else(|| room.iter().position(|c| c.2 >= cost));
+        if let (Some(k), true) = (slot, cost > 0) {
+            room[k].2 -= cost;
+            let carrier = room[k];
+            ctx.s.unit_mut(f).unwrap().carried_by = if carrier.1 == owner { None } else { Some(carrier.0) };
+            continue;
+        }
+        match island {
+            Some(t) if ctx.rel().friendly_land(owner, t) => {
+                let u = ctx.s.unit_mut(f).unwrap();
+                u.at = t;
+                u.carried_by = None;
+            }
+            _ => lost.push(f),
+        }
+    }
+    destroy(ctx, i, &lost);
+}
