@@ -117,7 +117,6 @@ impl Story<'_> {
 /// What an event's sentence is about: user interfaces colour it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Topic {
-    Phase,
     Action,
     Battle,
     Dice,

@@ -154,7 +154,6 @@ impl Teller<'_> {
             other => {
                 let (topic, text) = narrate::event_sentence(self.rs, before, after, other, &SHORT_NAMES)?;
                 let kind = match topic {
-                    Topic::Phase => LineKind::Phase,
                     Topic::Action => LineKind::Action,
                     Topic::Battle => LineKind::Battle,
                     Topic::Dice => LineKind::Dice,

@@ -1,7 +1,7 @@
 //! Read-only questions about a position: who is friend or foe, who holds
 //! what, what is where. One place for each of these facts.
 
-use crate::ids::{Domain, PowerId, SpaceId, UnitId, UnitType};
+use crate::ids::{Domain, PowerId, SpaceId, UnitId};
 use crate::ruleset::Ruleset;
 use crate::state::{GameState, Unit};
 
@@ -70,9 +70,6 @@ impl<'a> Relations<'a> {
     pub fn units_of(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
         self.s.units.iter().filter(move |u| u.at == at && u.owner == p)
     }
-    pub fn count(&self, at: SpaceId, kind: UnitType) -> usize {
-        self.s.units.iter().filter(|u| u.at == at && u.kind == kind).count()
-    }
     pub fn factory_at(&self, at: SpaceId) -> Option<&'a Unit> {
         let rs = self.rs;
         self.s.units.iter().find(move |u| u.at == at && rs.stats(u.kind).factory)
@@ -99,10 +96,6 @@ impl<'a> Relations<'a> {
         cap.saturating_sub(used)
     }
 
-    /// The power whose capital a space is, if any.
-    pub fn capital_of(&self, t: SpaceId) -> Option<PowerId> {
-        self.rs.map.space(t).capital_of
-    }
     /// Whether `p`'s capital is held by an enemy.
     pub fn capital_lost(&self, p: PowerId) -> bool {
         let cap = self.rs.power(p).capital;
