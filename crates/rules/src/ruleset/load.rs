@@ -36,6 +36,10 @@ impl fmt::Display for DataProblem {
 pub enum DataError {
     #[error("unknown ruleset `{name}` (known rulesets: {known})")]
     UnknownRuleset { name: String, known: String },
+    /// A ruleset of the project's plan (FORMAT.md v2) that this build does
+    /// not have yet.
+    #[error("ruleset `{name}` is not available yet (available: {known})")]
+    NotYetAvailable { name: String, known: String },
     #[error("{file}: not valid TOML for this file: {message}")]
     Parse { file: String, message: String },
     #[error("invalid ruleset data:\n{}", .0.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]

@@ -143,6 +143,9 @@ impl Ruleset {
 /// The names of the rulesets built into this binary.
 pub const RULESET_NAMES: &[&str] = &["classic"];
 
+/// Rulesets FORMAT.md v2 names that are planned but not built in yet.
+pub const PLANNED_RULESETS: &[&str] = &["europe", "anniversary-1941", "anniversary-1942", "alternative"];
+
 /// The embedded text of a built-in ruleset's files.
 pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
     match name {
@@ -160,9 +163,13 @@ pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
 /// once per process and shared.
 pub fn ruleset(name: &str) -> Result<Arc<Ruleset>, DataError> {
     static CLASSIC: OnceLock<Result<Arc<Ruleset>, DataError>> = OnceLock::new();
-    let files = embedded_files(name).ok_or_else(|| DataError::UnknownRuleset {
-        name: name.to_string(),
-        known: RULESET_NAMES.join(", "),
+    let files = embedded_files(name).ok_or_else(|| {
+        let (name, known) = (name.to_string(), RULESET_NAMES.join(", "));
+        if PLANNED_RULESETS.contains(&name.as_str()) {
+            DataError::NotYetAvailable { name, known }
+        } else {
+            DataError::UnknownRuleset { name, known }
+        }
     })?;
     match name {
         "classic" => CLASSIC.get_or_init(|| load_ruleset_files(&files).map(Arc::new)).clone(),
