@@ -139,9 +139,9 @@ impl<O: Odds> ComputerPlayer<O> {
         let s = &game.state;
         let b = &s.battles[i];
         Some(match d {
-            Decision::Casualties { side, candidates, hits, .. } => {
+            Decision::Casualties { side, choice, .. } => {
                 let attacking = side == battle::BattleSide::Attacker;
-                Action::Casualties { units: battle::default_casualties(&game.ruleset, s, &candidates, hits, attacking) }
+                Action::Casualties { units: battle::default_casualties(&game.ruleset, s, &choice, attacking) }
             }
             Decision::AttackerSubmarines | Decision::DefenderSubmarines => Action::Continue,
             Decision::PressOrRetreat => {

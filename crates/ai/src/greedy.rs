@@ -43,8 +43,8 @@ impl Player for GreedyPlayer {
         }
         if let Some((_, d)) = battle::decision(rs, s) {
             return match d {
-                Decision::Casualties { side, candidates, hits, .. } => Action::Casualties {
-                    units: battle::default_casualties(rs, s, &candidates, hits, side == battle::BattleSide::Attacker),
+                Decision::Casualties { side, choice, .. } => Action::Casualties {
+                    units: battle::default_casualties(rs, s, &choice, side == battle::BattleSide::Attacker),
                 },
                 _ => Action::Continue,
             };

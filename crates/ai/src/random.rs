@@ -38,14 +38,15 @@ impl Player for RandomPlayer {
         }
         if let Some((i, d)) = battle::decision(rs, s) {
             return match d {
-                Decision::Casualties { candidates, hits, .. } => {
+                Decision::Casualties { candidates, choice, .. } => {
+                    // A random order, then the legal set of losses it prefers.
                     let mut c = candidates;
-                    let mut chosen = Vec::new();
-                    while chosen.len() < hits as usize && !c.is_empty() {
+                    let mut order = Vec::new();
+                    while !c.is_empty() {
                         let k = self.below(c.len());
-                        chosen.push(c.swap_remove(k));
+                        order.push(c.swap_remove(k));
                     }
-                    Action::Casualties { units: chosen }
+                    Action::Casualties { units: choice.pick_in_order(&order) }
                 }
                 _ if self.below(4) == 0 && self.refused < 5 => {
                     let b = &s.battles[i];

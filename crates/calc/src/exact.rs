@@ -306,6 +306,26 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
         }
         defense[class] = p.defense;
     }
+    // Defending submarines' hits are never taken by aircraft (unless the
+    // option says so). Against aircraft alone they hit nothing; against
+    // ships alone they hit like anyone. Against both, the defender's fire is
+    // two groups of hits with different targets, which this model's single
+    // hit count per side cannot express.
+    let att_air = model.attackers.iter().any(|(t, _)| model.profile(t).is_air());
+    let att_other = model.attackers.iter().any(|(t, _)| !model.profile(t).is_air());
+    let def_subs = model.sea && model.defenders.iter().any(|(t, _)| model.profile(t).submarine && model.profile(t).defense > 0);
+    if def_subs && !model.subs_hit_aircraft && att_air {
+        if att_other {
+            return Err(CalcError::NotModelled(
+                "defending submarines against aircraft and ships together (their hits may not take the aircraft)".into(),
+            ));
+        }
+        for class in 0..CLASSES {
+            if model.profile(class_type(class)).submarine {
+                defense[class] = 0;
+            }
+        }
+    }
     let dice = |root: &crate::loss::Composition, values: &RoleValues| -> usize {
         (0..CLASSES).filter(|c| values[*c] > 0).map(|c| root[c] as usize).sum()
     };

@@ -56,6 +56,11 @@ pub enum CalcError {
     Impossible(String),
     #[error("too large for the exact calculation: {0}; use Monte Carlo")]
     TooLarge(String),
+    /// A rule of this battle the exact calculation does not model: it says
+    /// so rather than answer wrongly (Monte Carlo runs the battle engine
+    /// itself, so it models every rule).
+    #[error("the exact calculation does not model {0}; use Monte Carlo (--monte-carlo)")]
+    NotModelled(String),
     /// The battle engine refused a decision (a bug, if it ever happens).
     #[error("{0}")]
     Engine(String),

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use warboard_rules::battle::casualties::{attackers, defenders};
 use warboard_rules::battle::standalone::Standalone;
-use warboard_rules::battle::{self, BattleResult, BattleSide, Decision};
+use warboard_rules::battle::{self, BattleResult, BattleSide, CasualtyChoice, Decision};
 use warboard_rules::{Action, Event, GameState, Ruleset, SeededDice, UnitId};
 
 /// How many battles to fight, and the seed of their dice.
@@ -198,12 +198,12 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
             break;
         };
         action = match decision {
-            Decision::Casualties { side, hits, candidates, .. } => {
+            Decision::Casualties { side, candidates, choice, .. } => {
                 let rule = match side {
                     BattleSide::Attacker => &setup.attacker_rule,
                     BattleSide::Defender => &setup.defender_rule,
                 };
-                Action::Casualties { units: choose_casualties(rule, &game.state, &candidates, hits) }
+                Action::Casualties { units: choose_casualties(rule, &game.state, &candidates, &choice) }
             }
             // Submarines stay in the battle (the exact mode has no
             // withdrawals either).
@@ -256,7 +256,9 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
 }
 
 /// The casualties the side's order of loss picks among the candidates.
-fn choose_casualties(rule: &LossRule, state: &GameState, candidates: &[UnitId], hits: u32) -> Vec<UnitId> {
+fn choose_casualties(rule: &LossRule, state: &GameState, candidates: &[UnitId], choice: &CasualtyChoice) -> Vec<UnitId> {
+    // The rule's order of loss over every candidate, then the legal set of
+    // losses that follows it (hit groups may restrict who takes what).
     let class_of = |id: &UnitId| state.unit(*id).map(|u| u.kind.index() + if u.hits > 0 { TYPES } else { 0 });
     let mut comp = [0u16; CLASSES];
     for id in candidates {
@@ -264,13 +266,13 @@ fn choose_casualties(rule: &LossRule, state: &GameState, candidates: &[UnitId], 
             comp[c] += 1;
         }
     }
-    let mut chosen: Vec<UnitId> = Vec::with_capacity(hits as usize);
-    for _ in 0..hits {
-        let Some(class) = rule.next_hit(&comp, Pool::All) else { break };
+    let mut order: Vec<UnitId> = Vec::with_capacity(candidates.len());
+    while let Some(class) = rule.next_hit(&comp, Pool::All) {
         comp[class] -= 1;
-        if let Some(id) = candidates.iter().find(|id| class_of(id) == Some(class) && !chosen.contains(id)) {
-            chosen.push(*id);
+        match candidates.iter().find(|id| class_of(id) == Some(class) && !order.contains(id)) {
+            Some(id) => order.push(*id),
+            None => break,
         }
     }
-    chosen
+    choice.pick_in_order(&order)
 }

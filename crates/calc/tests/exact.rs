@@ -62,6 +62,20 @@ fn fighter_against_infantry_and_aa_gun() {
 }
 
 #[test]
+fn defending_submarines_never_hit_aircraft() {
+    // Issue 10: the defending sub's hits are never taken by the fighter, so
+    // the fighter always wins in the end.
+    let o = exact("1 ftr vs 1 sub", &CalcOptions::default());
+    endings(&o, 1.0, 0.0, 0.0);
+    close("rounds", o.expected_rounds, 2.0);
+    // Against aircraft and ships together the exact mode does not model the
+    // two groups of hits: it says so instead of answering wrongly.
+    let err = calc().exact(&Battle::parse("1 ftr, 1 bb vs 1 sub").unwrap(), &CalcOptions::default()).unwrap_err();
+    assert!(matches!(err, warboard_calc::CalcError::NotModelled(_)), "{err}");
+    assert!(err.to_string().contains("Monte Carlo"), "{err}");
+}
+
+#[test]
 fn submarine_against_transport() {
     // The sub's hit (2/6) sinks the transport before it fires; otherwise
     // the transport hits on a 1.

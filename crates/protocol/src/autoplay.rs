@@ -15,8 +15,8 @@ pub(crate) fn default_action(record: &Record) -> Value {
     let game = record.game();
     let (rs, s) = (&game.ruleset, &game.state);
     match battle::decision(rs, s) {
-        Some((_, Decision::Casualties { side, hits, candidates, .. })) => {
-            let chosen = battle::default_casualties(rs, s, &candidates, hits, side == BattleSide::Attacker);
+        Some((_, Decision::Casualties { side, choice, .. })) => {
+            let chosen = battle::default_casualties(rs, s, &choice, side == BattleSide::Attacker);
             let units: Vec<Value> = chosen.iter().map(|id| json!({"id": unit_name(*id)})).collect();
             json!({"type": "casualties", "units": units})
         }

@@ -286,8 +286,8 @@ fn battle_choices(record: &Record, i: usize, decision: Decision, out: &mut Vec<S
     let b = &s.battles[i];
     let at = space(rs, b.at);
     match decision {
-        Decision::Casualties { side, hits, candidates, .. } => {
-            let default = battle::default_casualties(rs, s, &candidates, hits, side == BattleSide::Attacker);
+        Decision::Casualties { side, hits, candidates, choice } => {
+            let default = battle::default_casualties(rs, s, &choice, side == BattleSide::Attacker);
             let views: Vec<UnitView> = candidates.iter().filter_map(|id| s.unit(*id)).map(|u| unit_view(rs, u)).collect();
             let default: Vec<Value> = default.iter().map(|id| json!({"id": unit_name(*id)})).collect();
             out.push(Slot::Ready(json!({

@@ -102,7 +102,7 @@ pub enum LoadError {
     NotJson { line: usize, column: usize, detail: String },
     #[error("not a warboard save file: {0}")]
     NotASave(String),
-    #[error("unknown save format version {found}: this warboard reads version {supported}")]
+    #[error("unknown save format version {found}: this warboard reads versions 1 to {supported}")]
     UnknownVersion { found: String, supported: u64 },
     #[error("the save file is damaged: {0}")]
     Malformed(String),

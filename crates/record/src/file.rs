@@ -9,8 +9,10 @@ use warboard_rules::{Action, Event, GameState};
 
 /// The value of a save file's `format` field.
 pub const FORMAT_MARKER: &str = "warboard-save";
-/// The save format this warboard writes and reads.
-pub const FORMAT_VERSION: u64 = 1;
+/// The save format this warboard writes. It also reads every earlier one
+/// (`load.rs`, "Older versions"): a player's save is never refused because
+/// the engine moved on.
+pub const FORMAT_VERSION: u64 = 2;
 
 /// Who made an action: the client, or the engine deciding for a power the
 /// client does not control.

@@ -108,7 +108,7 @@ fn truncated_and_empty_files() {
 fn not_json() {
     expect(Record::load("this is not a save").unwrap_err(), "save/not-json", "not JSON");
     let (record, _) = played();
-    let text = record.to_save_string().replacen("\"version\": 1", "\"version\"; 1", 1);
+    let text = record.to_save_string().replacen("\"version\": 2", "\"version\"; 2", 1);
     expect(Record::load(&text).unwrap_err(), "save/not-json", "line 3");
 }
 
@@ -121,8 +121,8 @@ fn not_a_save() {
 #[test]
 fn unknown_version() {
     let (_, mut v) = played();
-    v["version"] = json!(2);
-    expect(load_value(&v), "save/unknown-version", "version 2");
+    v["version"] = json!(3);
+    expect(load_value(&v), "save/unknown-version", "version 3");
 }
 
 #[test]

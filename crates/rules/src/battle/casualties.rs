@@ -48,20 +48,115 @@ pub fn defenders(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
     v.into_iter().map(|u| u.id).collect()
 }
 
-/// The units that hits of a step may be taken from.
+/// The units that hits of a group may be taken from.
 pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, pool: HitPool) -> Vec<UnitId> {
+    let kind = |id: &UnitId| rs.stats(s.unit(*id).unwrap().kind);
     match pool {
-        HitPool::AttackingAircraft => attackers(rs, s, b)
-            .into_iter()
-            .filter(|id| rs.stats(s.unit(*id).unwrap().kind).is_air())
-            .collect(),
+        HitPool::AttackingAircraft => attackers(rs, s, b).into_iter().filter(|id| kind(id).is_air()).collect(),
         HitPool::DefendingShips => defenders(rs, s, b)
             .into_iter()
             .filter(|id| !b.dying.contains(id))
-            .filter(|id| rs.options.submarines_hit_aircraft || !rs.stats(s.unit(*id).unwrap().kind).is_air())
+            .filter(|id| rs.options.submarines_hit_aircraft || !kind(id).is_air())
             .collect(),
         HitPool::Defenders => defenders(rs, s, b).into_iter().filter(|id| !b.dying.contains(id)).collect(),
         HitPool::Attackers => attackers(rs, s, b),
+        HitPool::AttackersNotAircraft => attackers(rs, s, b).into_iter().filter(|id| !kind(id).is_air()).collect(),
+    }
+}
+
+/// The casualties a set of hit groups asks for: each group's hits and the
+/// units they may take. Every unit takes at most one hit; a group's hits
+/// beyond what it may take are lost. Which sets of losses are legal is a
+/// matching question (a transversal matroid): a set is legal when its units
+/// can be shared out among the groups that may hit them, and as large as
+/// any such set.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct CasualtyChoice {
+    pub groups: Vec<(u32, Vec<UnitId>)>,
+}
+
+impl CasualtyChoice {
+    pub fn of(rs: &Ruleset, s: &GameState, b: &Battle, groups: &[super::HitGroup]) -> CasualtyChoice {
+        CasualtyChoice { groups: groups.iter().map(|g| (g.hits, pool(rs, s, b, g.targets))).collect() }
+    }
+
+    /// Every unit some group may take, in battle order.
+    pub fn candidates(&self) -> Vec<UnitId> {
+        let mut v: Vec<UnitId> = self.groups.iter().flat_map(|g| g.1.iter().copied()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// How many units must be taken: the most the groups can take together.
+    pub fn hits(&self) -> u32 {
+        self.pick_in_order(&self.candidates()).len() as u32
+    }
+
+    /// Whether `chosen` (no unit twice) can be shared out among the groups.
+    pub fn admits(&self, chosen: &[UnitId]) -> bool {
+        let mut load = vec![Vec::new(); self.groups.len()];
+        chosen.iter().all(|u| self.assign(*u, &mut load, &mut vec![false; self.groups.len()]))
+    }
+
+    /// Kuhn's augmenting path: gives `u` a group, moving others if needed.
+    fn assign(&self, u: UnitId, load: &mut Vec<Vec<UnitId>>, seen: &mut Vec<bool>) -> bool {
+        for g in 0..self.groups.len() {
+            if seen[g] || !self.groups[g].1.contains(&u) {
+                continue;
+            }
+            seen[g] = true;
+            if (load[g].len() as u32) < self.groups[g].0 {
+                load[g].push(u);
+                return true;
+            }
+            for k in 0..load[g].len() {
+                let other = load[g][k];
+                if self.assign(other, load, seen) {
+                    // `other` found room elsewhere: `u` takes its place.
+                    let at = load[g].iter().position(|x| *x == other).unwrap();
+                    load[g][at] = u;
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The legal set of losses that prefers units earlier in `order`
+    /// (the greedy algorithm, optimal on a matroid).
+    pub fn pick_in_order(&self, order: &[UnitId]) -> Vec<UnitId> {
+        let mut chosen: Vec<UnitId> = Vec::new();
+        for u in order {
+            if chosen.contains(u) {
+                continue;
+            }
+            chosen.push(*u);
+            if !self.admits(&chosen) {
+                chosen.pop();
+            }
+        }
+        chosen
+    }
+
+    /// Whether the deciding side has a real choice (FORMAT.md): two legal
+    /// sets of losses that differ other than among interchangeable units.
+    /// The greedy pick by likeness ascending and descending agree exactly
+    /// when every legal set has the same likeness multiset.
+    pub fn is_real_choice(&self, s: &GameState) -> bool {
+        let mut order = self.candidates();
+        if order.is_empty() {
+            return false;
+        }
+        order.sort_by_key(|id| likeness(s, *id));
+        let low = self.pick_in_order(&order);
+        order.reverse();
+        let high = self.pick_in_order(&order);
+        let mut a: Vec<_> = low.iter().map(|id| likeness(s, *id)).collect();
+        let mut b: Vec<_> = high.iter().map(|id| likeness(s, *id)).collect();
+        a.sort();
+        b.sort();
+        a != b
     }
 }
 
@@ -74,15 +169,6 @@ fn likeness(s: &GameState, id: UnitId) -> (crate::ids::PowerId, crate::ids::Unit
     (u.owner, u.kind, u.hits, cargo)
 }
 
-/// Whether choosing `hits` casualties from `candidates` is a real choice.
-pub fn is_real_choice(s: &GameState, candidates: &[UnitId], hits: u32) -> bool {
-    if hits as usize >= candidates.len() || hits == 0 {
-        return false;
-    }
-    let first = likeness(s, candidates[0]);
-    candidates.iter().any(|c| likeness(s, *c) != first)
-}
-
 /// A unit type's place in the default order of loss (FORMAT.md): lower keys
 /// are lost first. Transports only when nothing else can be taken, then the
 /// cheapest, then the lower combat value in its role. The calculator orders
@@ -93,7 +179,7 @@ pub fn loss_order_key(st: &crate::ruleset::UnitStats, attacking: bool) -> (bool,
 
 /// The default order of loss (FORMAT.md): [`loss_order_key`], then empty
 /// transports before loaded ones, then the later unit first.
-pub fn default_casualties(rs: &Ruleset, s: &GameState, candidates: &[UnitId], hits: u32, attacking: bool) -> Vec<UnitId> {
+pub fn default_order(rs: &Ruleset, s: &GameState, candidates: &[UnitId], attacking: bool) -> Vec<UnitId> {
     let mut v: Vec<UnitId> = candidates.to_vec();
     v.sort_by_key(|id| {
         let u = s.unit(*id).unwrap();
@@ -101,6 +187,11 @@ pub fn default_casualties(rs: &Ruleset, s: &GameState, candidates: &[UnitId], hi
         let cargo: u32 = s.cargo_of(*id).map(|c| rs.stats(c.kind).cost).sum();
         (transport, cost, value, cargo, std::cmp::Reverse(u.id))
     });
-    v.truncate(hits as usize);
     v
+}
+
+/// The default casualties for a choice: the legal set of losses that
+/// follows the default order of loss.
+pub fn default_casualties(rs: &Ruleset, s: &GameState, choice: &CasualtyChoice, attacking: bool) -> Vec<UnitId> {
+    choice.pick_in_order(&default_order(rs, s, &choice.candidates(), attacking))
 }

@@ -1,7 +1,7 @@
 //! The choices within a battle: casualties, submarine withdrawal, pressing
 //! on or retreating (DAAK 4.1, 4.2, 4.3).
 
-use super::casualties::{attackers, defenders, pool};
+use super::casualties::{attackers, defenders, CasualtyChoice};
 use super::ending::{end, finish_if_over};
 use super::fire::{run, take_casualties};
 use super::{current, BattleKind, BattleResult, BattleSide, Stage};
@@ -22,11 +22,13 @@ pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), Rule
     let Some(p) = ctx.s.battles[i].pending.clone() else {
         return reject("battle/no-casualties-due", "no hits are waiting for casualties to be chosen");
     };
-    let candidates = pool(ctx.rs, ctx.s, &ctx.s.battles[i], p.pool);
-    if units.len() != p.hits as usize {
+    let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups);
+    let candidates = choice.candidates();
+    let hits = choice.hits();
+    if units.len() != hits as usize {
         return reject(
             "battle/casualty-count",
-            format!("{} hit(s) must be taken: every hit that can be applied is applied", p.hits),
+            format!("{hits} hit(s) must be taken: every hit that can be applied is applied"),
         );
     }
     for (k, id) in units.iter().enumerate() {
@@ -42,6 +44,12 @@ pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), Rule
             };
             return reject("battle/not-a-casualty", why);
         }
+    }
+    if !choice.admits(units) {
+        return reject(
+            "battle/casualty-targets",
+            "those losses do not fit the hits: submarine hits are never taken by aircraft, and AA fire hits only aircraft",
+        );
     }
     take_casualties(ctx, i, units);
     run(ctx, i, false)
@@ -145,6 +153,24 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
     // Aircraft stay in the battle zone and fly in non-combat move (DAAK
     // 4.1(b)); cargo stays aboard its transport (DAAK 3.2(f)).
     if let Some(to) = to {
+        // Troops declared to land from a transport that breaks off its sea
+        // battle have not landed: they stay aboard, go with it, and do not
+        // fight on land (DAAK 3.2(f), 4.3(c)).
+        let landing: Vec<(UnitId, UnitId)> = ctx
+            .s
+            .units
+            .iter()
+            .filter_map(|u| u.landed_from.filter(|t| movers.contains(t)).map(|t| (u.id, t)))
+            .filter(|(id, _)| {
+                let at = ctx.s.unit(*id).unwrap().at;
+                ctx.s.battles.iter().any(|b| b.at == at && b.result == BattleResult::Pending)
+            })
+            .collect();
+        for (id, transport) in landing {
+            let u = ctx.s.unit_mut(id).unwrap();
+            u.carried_by = Some(transport);
+            u.landed_from = None;
+        }
         let cargo: Vec<UnitId> = ctx.s.units.iter().filter(|u| u.carried_by.is_some_and(|c| movers.contains(&c))).map(|u| u.id).collect();
         for id in movers.iter().chain(&cargo) {
             ctx.s.unit_mut(*id).unwrap().at = to;

@@ -41,9 +41,10 @@ pub(crate) fn end(ctx: &mut Ctx<'_>, i: usize, result: BattleResult) {
     }
 }
 
-/// Fighters of a defending carrier that was lost land on another friendly
-/// carrier there with room, or on a friendly island fully surrounded by the
-/// zone; otherwise they are lost (DAAK 3.4(b)).
+/// Fighters of a defending carrier that was lost, the owner's and allied
+/// ones alike, land on another friendly carrier there with room, or on any
+/// friendly island fully surrounded by the zone; otherwise they are lost
+/// (DAAK 3.4(b) and its note to 3.4(e)).
 fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
     let b = ctx.s.battles[i].clone();
     let rs = ctx.rs;
@@ -63,7 +64,8 @@ fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
         .filter(|u| u.at == b.at && defending_powers.contains(&u.owner) && rs.stats(u.kind).carrier_capacity > 0)
         .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity as i32))
         .collect();
-    let island = rs.map.ids().find(|t| rs.map.space(*t).island_in == Some(b.at));
+    // Every island the zone fully surrounds (NOR has two: GBR and IRE).
+    let islands: Vec<_> = rs.map.ids().filter(|t| rs.map.space(*t).island_in == Some(b.at)).collect();
     let mut lost = Vec::new();
     for f in fighters {
         let (owner, cost, carried) = {
@@ -82,13 +84,13 @@ fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
             ctx.s.unit_mut(f).unwrap().carried_by = if carrier.1 == owner { None } else { Some(carrier.0) };
             continue;
         }
-        match island {
-            Some(t) if ctx.rel().friendly_land(owner, t) => {
+        match islands.iter().copied().find(|t| ctx.rel().friendly_land(owner, *t)) {
+            Some(t) => {
                 let u = ctx.s.unit_mut(f).unwrap();
                 u.at = t;
                 u.carried_by = None;
             }
-            _ => lost.push(f),
+            None => lost.push(f),
         }
     }
     destroy(ctx, i, &lost);

@@ -2,11 +2,11 @@
 //! hits they score. Round one's special steps are in `round_one.rs`, the
 //! end of a battle in `ending.rs`.
 
-use super::casualties::{attackers, default_casualties, defenders, is_real_choice, pool};
+use super::casualties::{attackers, default_casualties, defenders, CasualtyChoice};
 use super::decisions::{attacker_sub_zones, defender_sub_zones, retreat_allowed};
 use super::ending::finish_if_over;
 use super::round_one::{aa_fire, bombard, bombing_raid, start_of_battle};
-use super::{BattleKind, BattleResult, BattleSide, HitPool, PendingHits, Stage};
+use super::{BattleKind, BattleResult, BattleSide, HitGroup, HitPool, PendingHits, Stage};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::UnitId;
@@ -23,10 +23,9 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
             return Ok(());
         }
         if let Some(p) = ctx.s.battles[i].pending.clone() {
-            let b = &ctx.s.battles[i];
-            let candidates = pool(ctx.rs, ctx.s, b, p.pool);
-            if auto || !is_real_choice(ctx.s, &candidates, p.hits) {
-                let chosen = default_casualties(ctx.rs, ctx.s, &candidates, p.hits, p.chooser == BattleSide::Attacker);
+            let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups);
+            if auto || !choice.is_real_choice(ctx.s) {
+                let chosen = default_casualties(ctx.rs, ctx.s, &choice, p.chooser == BattleSide::Attacker);
                 take_casualties(ctx, i, &chosen);
             } else {
                 return Ok(());
@@ -61,20 +60,29 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 if b.kind == BattleKind::Sea {
                     let subs: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| is_sub(ctx, *id)).collect();
                     let hits = roll_for(ctx, &subs, true, "attacking submarines")?;
-                    pend(ctx, i, BattleSide::Defender, HitPool::DefendingShips, hits);
+                    pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: HitPool::DefendingShips, hits }]);
                 }
                 Stage::AttackerFire
             }
             Stage::AttackerFire => {
                 let firing: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| b.kind != BattleKind::Sea || !is_sub(ctx, *id)).collect();
                 let hits = roll_for(ctx, &firing, true, "attacker")?;
-                pend(ctx, i, BattleSide::Defender, HitPool::Defenders, hits);
+                pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: HitPool::Defenders, hits }]);
                 Stage::DefenderFire
             }
             Stage::DefenderFire => {
+                // One roll for all defenders (dice in unit-table order);
+                // submarines' hits are never taken by aircraft.
                 let firing = defenders(ctx.rs, ctx.s, &b);
-                let hits = roll_for(ctx, &firing, false, "defender")?;
-                pend(ctx, i, BattleSide::Attacker, HitPool::Attackers, hits);
+                let sub_hit = |ctx: &Ctx<'_>, id: UnitId| is_sub(ctx, id) && !ctx.rs.options.submarines_hit_aircraft;
+                let per_unit = roll_each(ctx, &firing, false, "defender")?;
+                let subs = per_unit.iter().filter(|(id, _)| sub_hit(ctx, *id)).map(|(_, h)| h).sum();
+                let others = per_unit.iter().filter(|(id, _)| !sub_hit(ctx, *id)).map(|(_, h)| h).sum();
+                let groups = [
+                    HitGroup { targets: HitPool::AttackersNotAircraft, hits: subs },
+                    HitGroup { targets: HitPool::Attackers, hits: others },
+                ];
+                pend(ctx, i, BattleSide::Attacker, &groups);
                 Stage::EndRound
             }
             Stage::EndRound => {
@@ -152,18 +160,24 @@ pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> (u8, u8) {
 /// order, then the order units were listed or arrived (FORMAT.md); a die at
 /// or under the unit's value hits.
 fn roll_for(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<u32, RuleError> {
+    Ok(roll_each(ctx, units, attacking, who)?.iter().map(|(_, h)| h).sum())
+}
+
+/// As [`roll_for`], with the hits each unit scored.
+fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<Vec<(UnitId, u32)>, RuleError> {
     let mut order: Vec<UnitId> = units.to_vec();
     order.sort_by_key(|id| {
         let u = ctx.s.unit(*id).unwrap();
         (u.kind, u.id)
     });
     let mut dice = Vec::new();
-    let mut hits = 0;
+    let mut scored = Vec::new();
     for id in order {
         let (value, n) = value_of(ctx, id, attacking);
         if value == 0 {
             continue;
         }
+        let mut hits = 0;
         for _ in 0..n {
             let d = ctx.roll()?;
             dice.push(d);
@@ -171,28 +185,31 @@ fn roll_for(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> 
                 hits += 1;
             }
         }
+        scored.push((id, hits));
     }
+    let hits = scored.iter().map(|(_, h)| h).sum();
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: who.to_string(), dice, hits });
     }
-    Ok(hits)
+    Ok(scored)
 }
 
-pub(crate) fn pend(ctx: &mut Ctx<'_>, i: usize, chooser: BattleSide, pool_kind: HitPool, hits: u32) {
-    let b = &ctx.s.battles[i];
-    let n = pool(ctx.rs, ctx.s, b, pool_kind).len() as u32;
-    let hits = hits.min(n);
-    if hits > 0 {
-        ctx.s.battles[i].pending = Some(PendingHits { chooser, pool: pool_kind, hits });
+/// Leaves hits waiting for casualties; hits no unit can take are lost.
+pub(crate) fn pend(ctx: &mut Ctx<'_>, i: usize, chooser: BattleSide, groups: &[HitGroup]) {
+    let groups: Vec<HitGroup> = groups.iter().copied().filter(|g| g.hits > 0).collect();
+    let p = PendingHits { chooser, groups };
+    if CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups).hits() > 0 {
+        ctx.s.battles[i].pending = Some(p);
     }
 }
 
 /// Applies chosen casualties for the pending hits.
 pub(crate) fn take_casualties(ctx: &mut Ctx<'_>, i: usize, chosen: &[UnitId]) {
     let p = ctx.s.battles[i].pending.take().expect("hits pending");
-    match p.pool {
-        HitPool::Defenders => ctx.s.battles[i].dying.extend_from_slice(chosen),
-        _ => destroy(ctx, i, chosen),
+    if p.fire_back() {
+        ctx.s.battles[i].dying.extend_from_slice(chosen);
+    } else {
+        destroy(ctx, i, chosen);
     }
 }
 
@@ -212,6 +229,21 @@ pub(crate) fn destroy(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId]) {
                 doomed.push(u.id);
             }
         }
+    }
+    // Fighters aboard a defending carrier that sinks are not cargo that
+    // sinks with it: they fight on and land when the battle ends, allied
+    // ones like the owner's (DAAK 3.4(b), and the note to 3.4(e)).
+    let attacker = ctx.s.battles[i].attacker;
+    let rel = ctx.rel();
+    let freed: Vec<UnitId> = ctx
+        .s
+        .units
+        .iter()
+        .filter(|u| u.carried_by.is_some_and(|c| doomed.contains(&c)) && ctx.rs.stats(u.kind).is_air() && rel.enemies(attacker, u.owner))
+        .map(|u| u.id)
+        .collect();
+    for id in freed {
+        ctx.s.unit_mut(id).unwrap().carried_by = None;
     }
     let info = doomed
         .iter()

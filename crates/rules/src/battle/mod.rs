@@ -16,7 +16,7 @@ mod fire;
 mod round_one;
 pub mod standalone;
 
-pub use casualties::default_casualties;
+pub use casualties::{default_casualties, CasualtyChoice};
 
 use crate::action::{reject, Action, RuleError};
 use crate::game::Ctx;
@@ -97,14 +97,33 @@ pub enum HitPool {
     Defenders,
     /// The defender's fire: attackers, removed at once.
     Attackers,
+    /// Defending submarines' fire: attackers other than aircraft, removed
+    /// at once (submarine hits are never taken by aircraft, `rules/
+    /// classic.md` §5, unless `submarines_hit_aircraft`).
+    AttackersNotAircraft,
 }
 
-/// Hits waiting for their casualties to be chosen.
+/// The hits of one group of firing units and which units they may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HitGroup {
+    pub targets: HitPool,
+    pub hits: u32,
+}
+
+/// Hits waiting for their casualties to be chosen: one step's fire, in
+/// groups whose hits may take different units.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PendingHits {
     pub chooser: BattleSide,
-    pub pool: HitPool,
-    pub hits: u32,
+    pub groups: Vec<HitGroup>,
+}
+
+impl PendingHits {
+    /// Defenders hit by the attacker's fire or bombardment still fire back
+    /// this round (DAAK 3.5(a)); every other casualty goes at once.
+    pub fn fire_back(&self) -> bool {
+        self.groups.iter().all(|g| g.targets == HitPool::Defenders)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -129,7 +148,8 @@ pub struct Battle {
 /// A decision a battle is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
-    Casualties { side: BattleSide, pool: HitPool, hits: u32, candidates: Vec<UnitId> },
+    /// `hits` units must be chosen among `candidates`, as `choice` allows.
+    Casualties { side: BattleSide, hits: u32, candidates: Vec<UnitId>, choice: casualties::CasualtyChoice },
     AttackerSubmarines,
     DefenderSubmarines,
     PressOrRetreat,
@@ -163,12 +183,10 @@ pub fn decision(rs: &Ruleset, s: &GameState) -> Option<(usize, Decision)> {
     let i = current(s)?;
     let b = &s.battles[i];
     let d = match (&b.pending, b.stage) {
-        (Some(p), _) => Decision::Casualties {
-            side: p.chooser,
-            pool: p.pool,
-            hits: p.hits,
-            candidates: casualties::pool(rs, s, b, p.pool),
-        },
+        (Some(p), _) => {
+            let choice = casualties::CasualtyChoice::of(rs, s, b, &p.groups);
+            Decision::Casualties { side: p.chooser, hits: choice.hits(), candidates: choice.candidates(), choice }
+        }
         (None, Stage::AttackerSubs) => Decision::AttackerSubmarines,
         (None, Stage::DefenderSubs) => Decision::DefenderSubmarines,
         _ => Decision::PressOrRetreat,

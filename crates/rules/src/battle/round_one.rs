@@ -1,10 +1,10 @@
 //! Round one's own steps: who takes part and whether the attack is
 //! amphibious, AA fire, shore bombardment, and strategic bombing raids.
 
-use super::casualties::{attackers, default_casualties, defenders, pool};
+use super::casualties::{attackers, default_casualties, defenders, pool, CasualtyChoice};
 use super::ending::{end, finish_if_over};
 use super::fire::{pend, take_casualties, value_of};
-use super::{BattleKind, BattleResult, BattleSide, HitPool};
+use super::{BattleKind, BattleResult, BattleSide, HitGroup, HitPool};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId};
@@ -46,7 +46,7 @@ pub(crate) fn aa_fire(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: format!("AA fire at {}", ctx.name(b.at)), dice, hits });
     }
-    pend(ctx, i, BattleSide::Attacker, HitPool::AttackingAircraft, hits);
+    pend(ctx, i, BattleSide::Attacker, &[HitGroup { targets: HitPool::AttackingAircraft, hits }]);
     Ok(())
 }
 
@@ -84,7 +84,7 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: "shore bombardment".into(), dice, hits });
     }
-    pend(ctx, i, BattleSide::Defender, HitPool::Defenders, hits);
+    pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: HitPool::Defenders, hits }]);
     Ok(())
 }
 
@@ -95,9 +95,8 @@ pub(crate) fn bombing_raid(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError>
     // AA casualties are taken first (forced or chosen by default: all
     // bombers are alike unless damaged).
     if let Some(p) = ctx.s.battles[i].pending.clone() {
-        let b = &ctx.s.battles[i];
-        let candidates = pool(ctx.rs, ctx.s, b, p.pool);
-        let chosen = default_casualties(ctx.rs, ctx.s, &candidates, p.hits, true);
+        let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups);
+        let chosen = default_casualties(ctx.rs, ctx.s, &choice, true);
         take_casualties(ctx, i, &chosen);
     }
     let b = ctx.s.battles[i].clone();

@@ -5,6 +5,8 @@
 
 use crate::error::LoadError;
 use crate::file::{DiceRecord, Entry, RawSave, FORMAT_MARKER, FORMAT_VERSION};
+
+mod v1;
 use crate::hash::state_hash;
 use crate::record::Record;
 use crate::start::Start;
@@ -14,8 +16,11 @@ use warboard_rules::GameState;
 
 pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
     let value = parse_json(text)?;
-    check_header(&value)?;
+    let version = check_header(&value)?;
     let raw: RawSave = serde_json::from_value(value).map_err(|e| LoadError::Malformed(e.to_string()))?;
+    if version == 1 {
+        return v1::load(raw);
+    }
     let entries = raw
         .log
         .iter()
@@ -31,15 +36,7 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
     }
 
     let start = Start { ruleset: raw.ruleset, options: raw.options.changed, position: raw.position, dice: raw.dice.mode() };
-    let (recorded_rolled, recorded_queued) = match &raw.dice {
-        DiceRecord::Seeded { .. } => (Vec::new(), Vec::new()),
-        DiceRecord::Client { rolled, queued } => (rolled.clone(), queued.clone()),
-    };
-    if let Some(bad) = recorded_rolled.iter().chain(&recorded_queued).find(|d| !(1..=6).contains(*d)) {
-        return Err(LoadError::DiceInconsistent(format!("a die shows 1 to 6, not {bad}")));
-    }
-    let all_client_dice: Vec<u8> = recorded_rolled.iter().chain(&recorded_queued).copied().collect();
-    let mut record = Record::for_replay(start, all_client_dice)?;
+    let mut record = start_replay(start, &raw.dice)?;
     let rebuilt = record.game().ruleset.options.canonical();
     if rebuilt != raw.options.canonical {
         return Err(LoadError::OptionsMismatch { recorded: raw.options.canonical, rebuilt });
@@ -49,9 +46,30 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
         replay_entry(&mut record, index, entry)?;
     }
 
-    if matches!(raw.dice, DiceRecord::Client { .. }) {
+    check_client_dice(&record, &raw.dice)?;
+    if *record.state() != snapshot {
+        return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
+    }
+    Ok(record)
+}
+
+/// The record at the start of the saved game, its client dice queued.
+pub(crate) fn start_replay(start: Start, dice: &DiceRecord) -> Result<Record, LoadError> {
+    let all_client_dice: Vec<u8> = match dice {
+        DiceRecord::Seeded { .. } => Vec::new(),
+        DiceRecord::Client { rolled, queued } => rolled.iter().chain(queued).copied().collect(),
+    };
+    if let Some(bad) = all_client_dice.iter().find(|d| !(1..=6).contains(*d)) {
+        return Err(LoadError::DiceInconsistent(format!("a die shows 1 to 6, not {bad}")));
+    }
+    Ok(Record::for_replay(start, all_client_dice)?)
+}
+
+/// After the replay: the client dice it used and left are the file's.
+pub(crate) fn check_client_dice(record: &Record, dice: &DiceRecord) -> Result<(), LoadError> {
+    if let DiceRecord::Client { rolled: recorded_rolled, queued: recorded_queued } = dice {
         let (rolled, queued) = record.client_dice();
-        if rolled != recorded_rolled || queued != recorded_queued {
+        if rolled != *recorded_rolled || queued != *recorded_queued {
             return Err(LoadError::DiceInconsistent(format!(
                 "the file lists {} client dice as rolled, but the log's actions roll {}",
                 recorded_rolled.len(),
@@ -59,10 +77,7 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
             )));
         }
     }
-    if *record.state() != snapshot {
-        return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
-    }
-    Ok(record)
+    Ok(())
 }
 
 /// Parses the text as JSON, telling a cut-short file from one that is not JSON.
@@ -81,7 +96,7 @@ fn parse_json(text: &str) -> Result<Value, LoadError> {
 
 /// The format marker and version, checked before anything else is read: a
 /// file of another version may be shaped differently.
-fn check_header(value: &Value) -> Result<(), LoadError> {
+fn check_header(value: &Value) -> Result<u64, LoadError> {
     let Some(obj) = value.as_object() else {
         return Err(LoadError::NotASave("the file is JSON, but not an object".into()));
     };
@@ -91,7 +106,7 @@ fn check_header(value: &Value) -> Result<(), LoadError> {
         None => return Err(LoadError::NotASave(format!("there is no `format`: \"{FORMAT_MARKER}\" field"))),
     }
     match obj.get("version") {
-        Some(v) if v.as_u64() == Some(FORMAT_VERSION) => Ok(()),
+        Some(v) if v.as_u64().is_some_and(|v| (1..=FORMAT_VERSION).contains(&v)) => Ok(v.as_u64().unwrap()),
         Some(v) => Err(LoadError::UnknownVersion { found: v.to_string(), supported: FORMAT_VERSION }),
         None => Err(LoadError::UnknownVersion { found: "none".into(), supported: FORMAT_VERSION }),
     }
