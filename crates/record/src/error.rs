@@ -9,6 +9,8 @@ use warboard_rules::RuleError;
 pub enum StartError {
     #[error("unknown ruleset `{name}` (known rulesets: {known})")]
     UnknownRuleset { name: String, known: String },
+    #[error("ruleset `{name}` is not available yet (available: {known})")]
+    NotYetAvailable { name: String, known: String },
     #[error("the ruleset `{name}` cannot be loaded: {detail}")]
     BrokenRuleset { name: String, detail: String },
     #[error("option `{name}`: {detail}")]
@@ -20,7 +22,7 @@ pub enum StartError {
 impl StartError {
     pub fn code(&self) -> &'static str {
         match self {
-            StartError::UnknownRuleset { .. } => "start/unknown-ruleset",
+            StartError::UnknownRuleset { .. } | StartError::NotYetAvailable { .. } => "start/unknown-ruleset",
             StartError::BrokenRuleset { .. } => "start/broken-ruleset",
             StartError::BadOption { .. } => "start/bad-option",
             StartError::BadPosition(_) => "start/bad-position",
@@ -161,7 +163,7 @@ impl LoadError {
 impl From<StartError> for LoadError {
     fn from(e: StartError) -> LoadError {
         match e {
-            StartError::UnknownRuleset { name, known } => LoadError::UnknownRuleset { name, known },
+            StartError::UnknownRuleset { name, known } | StartError::NotYetAvailable { name, known } => LoadError::UnknownRuleset { name, known },
             StartError::BrokenRuleset { name, detail } => LoadError::BrokenRuleset { name, detail },
             StartError::BadOption { name, detail } => LoadError::BadOption { name, detail },
             StartError::BadPosition(detail) => LoadError::BadPosition(detail),

@@ -60,6 +60,7 @@ impl Start {
     pub(crate) fn build(&self) -> Result<Built, StartError> {
         let base = warboard_rules::ruleset(&self.ruleset).map_err(|e| match e {
             DataError::UnknownRuleset { name, known } => StartError::UnknownRuleset { name, known },
+            DataError::NotYetAvailable { name, known } => StartError::NotYetAvailable { name, known },
             other => StartError::BrokenRuleset { name: self.ruleset.clone(), detail: other.to_string() },
         })?;
         let mut options = base.options.clone();

@@ -2,7 +2,7 @@
 //! name the file, the entry and the problem; every problem is listed at once.
 
 use super::map::{Canal, Map, Space, SpaceKind};
-use super::options::Options;
+use super::options::{OptionDecl, Options};
 use super::{PowerInfo, Ruleset, Setup, SetupUnit, UnitStats};
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use serde::Deserialize;
@@ -55,7 +55,12 @@ struct RulesetToml {
     setup: String,
     power: Vec<PowerToml>,
     unit: Vec<UnitToml>,
-    options: Options,
+    /// Engine knobs this ruleset fixes (not player options).
+    #[serde(default)]
+    rules: toml::Table,
+    /// The options players may set, with types, defaults and docs.
+    #[serde(default)]
+    option: Vec<OptionDecl>,
 }
 
 #[derive(Deserialize)]
@@ -420,6 +425,12 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
             }
         }
     }
+    let options = Options::new(&rs.rules, rs.option).unwrap_or_else(|list| {
+        for (entry, problem) in list {
+            problems.add(&rs_file, entry, problem);
+        }
+        Options::new(&toml::Table::new(), Vec::new()).expect("no options are valid options")
+    });
     let map = Map::new(spaces, canals);
     let mut ruleset = Ruleset {
         name: rs.name,
@@ -427,7 +438,7 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
         powers,
         units,
         map,
-        options: rs.options,
+        options,
         setup: Setup { ipcs, units: Vec::new() },
     };
     for problem in crate::setup::placement_problems(&ruleset, &setup_units) {

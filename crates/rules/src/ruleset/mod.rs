@@ -8,7 +8,7 @@ mod options;
 
 pub use load::{load_ruleset_files, DataError, RulesetFiles};
 pub use map::{Canal, Map, Space, SpaceKind};
-pub use options::{BombingCap, Options, ResearchBreakthrough, SubWithdrawalText, VictoryCheck};
+pub use options::{BombingCap, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use std::sync::{Arc, OnceLock};

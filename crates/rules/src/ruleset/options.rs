@@ -1,8 +1,18 @@
 //! Rule options: every point where readings or editions differ, read in one
-//! place. Each option has a documented name (the key in `ruleset.toml`'s
-//! `[options]` table and in conformance cases) and a default per ruleset.
+//! place.
+//!
+//! Two layers (issue 10):
+//! - [`RuleKnobs`]: every knob the engine reads, typed, with the engine's
+//!   baseline value. Rules code reads them as `rs.options.<knob>`.
+//! - [`Options`]: the knobs a ruleset *declares* as its options in
+//!   `ruleset.toml` (`[[option]]`: name, type, default, doc). Only declared
+//!   options may be set by name (cases, saves, the protocol), and the
+//!   canonical string names only them, so adding an option to one ruleset
+//!   never changes another's saves. A knob a ruleset does not declare keeps
+//!   the engine's baseline, or the value its `[rules]` table fixes.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Which text decides submarine withdrawal where the English and German
 /// DAAK texts differ (seeds 000 and 001, 4.2(c) and (d)).
@@ -52,9 +62,11 @@ pub enum ResearchBreakthrough {
     Choose,
 }
 
+/// Every knob of the rules engine, with its baseline value (what a ruleset
+/// that neither declares nor fixes it gets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Options {
+#[serde(deny_unknown_fields, default)]
+pub struct RuleKnobs {
     /// Weapons development (research dice). DAAK plays with it off.
     pub weapons_development: bool,
     /// The Axis win when Germany and Japan control territories worth this
@@ -86,30 +98,218 @@ pub struct Options {
     pub capital_victory_checked: VictoryCheck,
 }
 
-impl Options {
-    /// Sets one option by its documented name, checking the value's type.
-    pub fn set(&mut self, name: &str, value: &toml::Value) -> Result<(), String> {
-        let mut table = toml::Table::try_from(&*self).map_err(|e| e.to_string())?;
-        if !table.contains_key(name) {
-            return Err(format!(
-                "unknown option `{name}`; the options are: {}",
-                table.keys().cloned().collect::<Vec<_>>().join(", ")
-            ));
+impl Default for RuleKnobs {
+    fn default() -> RuleKnobs {
+        RuleKnobs {
+            weapons_development: false,
+            axis_economic_victory: 0,
+            original_factories_unlimited: false,
+            unplaced_units_kept: false,
+            ships_placed_in_enemy_zones: false,
+            submarines_hit_aircraft: false,
+            defending_submarines_withdraw: false,
+            sub_withdrawal_text: SubWithdrawalText::English,
+            bombing_cap: BombingCap::Bank,
+            research_breakthrough: ResearchBreakthrough::Roll,
+            russia_first_turn_restricted: false,
+            capital_victory_checked: VictoryCheck::Round,
         }
+    }
+}
+
+/// The kind of value an option takes (FORMAT.md v2, Options: "An option
+/// value is the JSON value its row documents").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionType {
+    Bool,
+    Integer,
+    /// One of `values`.
+    Choice,
+    List,
+    Object,
+}
+
+/// One option a ruleset declares.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionDecl {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub kind: OptionType,
+    /// The allowed values of a `choice`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    pub default: toml::Value,
+    /// What it does and where the reading comes from.
+    pub doc: String,
+}
+
+impl OptionDecl {
+    /// Whether `value` is of this option's type.
+    pub fn check(&self, value: &toml::Value) -> Result<(), String> {
+        let ok = match (&self.kind, value) {
+            (OptionType::Bool, toml::Value::Boolean(_)) => true,
+            (OptionType::Integer, toml::Value::Integer(i)) => *i >= 0,
+            (OptionType::Choice, toml::Value::String(s)) => self.values.contains(s),
+            (OptionType::List, toml::Value::Array(_)) => true,
+            (OptionType::Object, toml::Value::Table(_)) => true,
+            _ => false,
+        };
+        if ok {
+            return Ok(());
+        }
+        Err(match self.kind {
+            OptionType::Bool => format!("option `{}` is true or false, not {value}", self.name),
+            OptionType::Integer => format!("option `{}` is a whole number from 0, not {value}", self.name),
+            OptionType::Choice => format!("option `{}` is one of {}, not {value}", self.name, self.values.join(", ")),
+            OptionType::List => format!("option `{}` is a list, not {value}", self.name),
+            OptionType::Object => format!("option `{}` is an object, not {value}", self.name),
+        })
+    }
+}
+
+/// A ruleset's options: its declarations and the engine knobs they set.
+/// Rules code reads knobs through `Deref` (`rs.options.weapons_development`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    knobs: RuleKnobs,
+    declared: Arc<Vec<OptionDecl>>,
+}
+
+impl std::ops::Deref for Options {
+    type Target = RuleKnobs;
+    fn deref(&self) -> &RuleKnobs {
+        &self.knobs
+    }
+}
+
+impl Options {
+    /// The options of a ruleset: the knobs its `[rules]` table fixes, then
+    /// its declared options at their defaults. Errors name the entry.
+    pub fn new(fixed: &toml::Table, declared: Vec<OptionDecl>) -> Result<Options, Vec<(String, String)>> {
+        let mut problems = Vec::new();
+        let mut table = toml::Table::try_from(RuleKnobs::default()).expect("knobs serialise");
+        for (k, v) in fixed {
+            if !table.contains_key(k) {
+                problems.push((format!("rules.{k}"), format!("`{k}` is not a rule of the engine")));
+            } else if declared.iter().any(|d| d.name == *k) {
+                problems.push((format!("rules.{k}"), format!("`{k}` is declared as an option too: give it one place")));
+            }
+            table.insert(k.clone(), v.clone());
+        }
+        for (i, d) in declared.iter().enumerate() {
+            let entry = format!("option {} ({})", i + 1, d.name);
+            if !table.contains_key(&d.name) {
+                problems.push((entry, format!("`{}` is not a rule of the engine", d.name)));
+                continue;
+            }
+            if declared[..i].iter().any(|e| e.name == d.name) {
+                problems.push((entry.clone(), format!("`{}` is declared twice", d.name)));
+            }
+            if d.kind == OptionType::Choice && d.values.is_empty() {
+                problems.push((entry.clone(), "a choice lists its `values`".into()));
+            }
+            if let Err(e) = d.check(&d.default) {
+                problems.push((entry, format!("default: {e}")));
+                continue;
+            }
+            table.insert(d.name.clone(), d.default.clone());
+        }
+        let knobs = match table.try_into::<RuleKnobs>() {
+            Ok(k) => k,
+            Err(e) => {
+                problems.push(("options".into(), e.message().to_string()));
+                RuleKnobs::default()
+            }
+        };
+        if problems.is_empty() {
+            Ok(Options { knobs, declared: Arc::new(declared) })
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// The options this ruleset declares, in the order of `ruleset.toml`.
+    pub fn declared(&self) -> &[OptionDecl] {
+        &self.declared
+    }
+
+    /// Sets one declared option by its documented name, checking its type.
+    pub fn set(&mut self, name: &str, value: &toml::Value) -> Result<(), String> {
+        let Some(decl) = self.declared.iter().find(|d| d.name == name) else {
+            let names: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
+            return Err(if names.is_empty() {
+                format!("unknown option `{name}`: this ruleset has no options")
+            } else {
+                format!("unknown option `{name}`; the options are: {}", names.join(", "))
+            });
+        };
+        decl.check(value)?;
+        let mut table = toml::Table::try_from(&self.knobs).map_err(|e| e.to_string())?;
         table.insert(name.to_string(), value.clone());
-        *self = table
-            .try_into()
-            .map_err(|e: toml::de::Error| format!("option `{name}`: {}", e.message()))?;
+        self.knobs = table.try_into().map_err(|e: toml::de::Error| format!("option `{name}`: {}", e.message()))?;
         Ok(())
     }
 
-    /// The options as a canonical `name=value` string, for saves and logs.
+    /// The declared options as a canonical `name=value` string (sorted by
+    /// name), for saves and logs.
     pub fn canonical(&self) -> String {
-        let table = toml::Table::try_from(self).expect("options serialise");
-        table
+        let table = toml::Table::try_from(&self.knobs).expect("knobs serialise");
+        let mut names: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
+        names.sort();
+        names
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .filter_map(|k| table.get(*k).map(|v| format!("{k}={v}")))
             .collect::<Vec<_>>()
             .join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decl(text: &str) -> Vec<OptionDecl> {
+        #[derive(Deserialize)]
+        struct File {
+            option: Vec<OptionDecl>,
+        }
+        toml::from_str::<File>(text).unwrap().option
+    }
+
+    #[test]
+    fn only_declared_options_are_set_and_named() {
+        let d = decl("[[option]]\nname = \"weapons_development\"\ntype = \"bool\"\ndefault = true\ndoc = \"research\"\n");
+        let fixed: toml::Table = toml::from_str("axis_economic_victory = 84").unwrap();
+        let mut o = Options::new(&fixed, d).unwrap();
+        assert!(o.weapons_development);
+        assert_eq!(o.axis_economic_victory, 84, "a fixed rule");
+        assert_eq!(o.canonical(), "weapons_development=true", "the canonical string names declared options only");
+        let err = o.set("axis_economic_victory", &toml::Value::Integer(0)).unwrap_err();
+        assert!(err.contains("unknown option `axis_economic_victory`") && err.contains("weapons_development"), "{err}");
+        assert!(o.set("weapons_development", &toml::Value::Integer(1)).unwrap_err().contains("true or false"));
+        o.set("weapons_development", &toml::Value::Boolean(false)).unwrap();
+        assert_eq!(o.canonical(), "weapons_development=false");
+    }
+
+    #[test]
+    fn declarations_are_checked() {
+        let bad_default = decl("[[option]]\nname = \"bombing_cap\"\ntype = \"choice\"\nvalues = [\"bank\"]\ndefault = \"moon\"\ndoc = \"x\"\n");
+        let problems = Options::new(&toml::Table::new(), bad_default).unwrap_err();
+        assert!(problems[0].1.contains("one of bank"), "{problems:?}");
+        let unknown = decl("[[option]]\nname = \"dragons\"\ntype = \"bool\"\ndefault = true\ndoc = \"x\"\n");
+        let problems = Options::new(&toml::Table::new(), unknown).unwrap_err();
+        assert!(problems[0].1.contains("not a rule of the engine"), "{problems:?}");
+    }
+
+    #[test]
+    fn list_and_object_values() {
+        let d = OptionDecl { name: "x".into(), kind: OptionType::List, values: vec![], default: toml::Value::Array(vec![]), doc: String::new() };
+        assert!(d.check(&toml::Value::Array(vec![toml::Value::String("usa".into())])).is_ok());
+        assert!(d.check(&toml::Value::Boolean(true)).unwrap_err().contains("is a list"));
+        let d = OptionDecl { kind: OptionType::Object, default: toml::Value::Table(Default::default()), ..d };
+        assert!(d.check(&toml::Value::Table(Default::default())).is_ok());
+        assert!(d.check(&toml::Value::Array(vec![])).unwrap_err().contains("is an object"));
     }
 }
