@@ -98,7 +98,8 @@ impl<O: Odds> Player for ComputerPlayer<O> {
             }
         }
         match s.phase {
-            Phase::Research | Phase::Income => Action::EndPhase,
+            // The Alternative round's phases come with that ruleset (issue 13).
+            Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
             Phase::Purchase => {
                 if self.planned {
                     return Action::EndPhase;
@@ -246,7 +247,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let p = s.turn;
         let rel = game.relations();
         let front = geo::land_distance_to_enemy(&rel, p);
-        let capital = rs.power(p).capital;
+        let capital = geo::home(rs, p);
         let mut factories: Vec<SpaceId> = s
             .units
             .iter()
@@ -278,7 +279,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let rel = game.relations();
         let mut plan = VecDeque::new();
         let mut used: HashSet<UnitId> = HashSet::new();
-        let capital = rs.power(p).capital;
+        let capital = geo::home(rs, p);
         let garrison = garrison_needed(&rel, p);
 
         // Amphibious landings: every loaded transport beside a target lands
@@ -509,7 +510,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let p = s.turn;
         let rel = game.relations();
         let front = geo::land_distance_to_enemy(&rel, p);
-        let capital = rs.power(p).capital;
+        let capital = geo::home(rs, p);
         let garrison = garrison_needed(&rel, p);
         let mut plan = VecDeque::new();
 
@@ -716,7 +717,7 @@ fn threshold_for(rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
 /// defends it (0 when safe).
 fn capital_threat(rel: &Relations<'_>, p: PowerId) -> f64 {
     let rs = rel.rs;
-    let capital = rs.power(p).capital;
+    let capital = geo::home(rs, p);
     let d = geo::distances(rel, capital, |x| rs.map.is_land(x));
     let attack: f64 = rel
         .s
@@ -741,7 +742,7 @@ fn garrison_needed(rel: &Relations<'_>, p: PowerId) -> usize {
 /// A power that cannot walk from its capital to enemy land needs ships.
 fn needs_ships(rel: &Relations<'_>, p: PowerId) -> bool {
     let rs = rel.rs;
-    let d = geo::distances(rel, rs.power(p).capital, |x| rs.map.is_land(x) && !rel.neutral(x));
+    let d = geo::distances(rel, geo::home(rs, p), |x| rs.map.is_land(x) && !rel.neutral(x));
     !rs.map.ids().any(|t| d[t.index()] < FAR && rel.enemy_land(p, t))
 }
 

@@ -75,3 +75,12 @@ pub fn path(rel: &Relations<'_>, from: SpaceId, to: SpaceId, passable: impl Fn(S
     }
     None
 }
+
+/// A power's home: its capital, or for a power without one (Anniversary's
+/// China) the first territory it starts with.
+pub fn home(rs: &warboard_rules::Ruleset, p: warboard_rules::PowerId) -> warboard_rules::SpaceId {
+    rs.power(p)
+        .capital
+        .or_else(|| rs.map.ids().find(|t| rs.map.space(*t).original_owner == Some(p)))
+        .unwrap_or(warboard_rules::SpaceId(0))
+}

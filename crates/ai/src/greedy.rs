@@ -95,7 +95,7 @@ impl Player for GreedyPlayer {
                     }
                 }
                 // Aircraft go home to the capital if they can.
-                let capital = rs.power(p).capital;
+                let capital = crate::geo::home(rs, p);
                 for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && u.at != capital) {
                     if let Some(route) = geo::path(&rel, a.at, capital, |x| !rel.neutral(x)) {
                         self.plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
@@ -103,7 +103,7 @@ impl Player for GreedyPlayer {
                 }
             }
             Phase::Place => {
-                let capital = rs.power(p).capital;
+                let capital = crate::geo::home(rs, p);
                 let at: SpaceId = if rel.factory_at(capital).is_some_and(|f| f.owner == p) {
                     capital
                 } else {

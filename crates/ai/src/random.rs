@@ -61,7 +61,8 @@ impl Player for RandomPlayer {
         }
         let p = s.turn;
         match s.phase {
-            Phase::Research | Phase::Income => Action::EndPhase,
+            // The Alternative round's phases come with that ruleset (issue 13).
+            Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
             Phase::Purchase => {
                 if self.below(3) == 0 {
                     return Action::EndPhase;

@@ -27,7 +27,7 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
                     info.id,
                     info.name,
                     info.side.name(),
-                    map.name(info.capital),
+                    info.capital.map(|c| map.name(c)).unwrap_or("-"),
                     game.income(p),
                     game.state.ipcs[p.index()]
                 )

@@ -88,7 +88,7 @@ fn slots(record: &Record) -> Vec<Slot> {
         Phase::CombatMove | Phase::NoncombatMove => stacks(record, &mut out),
         Phase::Combat => battles(record, &mut out),
         Phase::Place => placements(record, &mut out),
-        Phase::Income => {}
+        Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => {}
     }
     if legal(record, &Action::EndPhase) {
         out.push(Slot::Ready(json!({"type": "end_phase"})));

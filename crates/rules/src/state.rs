@@ -7,7 +7,9 @@ use crate::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The seven phases of every turn (FORMAT.md).
+/// The phases of FORMAT.md: the seven of a classic turn, and the
+/// Alternative rules' round (`payday`, `shopping`, `turn`). A ruleset lists
+/// which it has ([`crate::ruleset::TurnStructure`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
@@ -18,10 +20,14 @@ pub enum Phase {
     NoncombatMove,
     Place,
     Income,
+    Payday,
+    Shopping,
+    Turn,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 7] = [
+    /// The seven phases of a turn in classic, Europe and Anniversary.
+    pub const TURN: [Phase; 7] = [
         Phase::Research,
         Phase::Purchase,
         Phase::CombatMove,
@@ -29,6 +35,18 @@ impl Phase {
         Phase::NoncombatMove,
         Phase::Place,
         Phase::Income,
+    ];
+    pub const ALL: [Phase; 10] = [
+        Phase::Research,
+        Phase::Purchase,
+        Phase::CombatMove,
+        Phase::Combat,
+        Phase::NoncombatMove,
+        Phase::Place,
+        Phase::Income,
+        Phase::Payday,
+        Phase::Shopping,
+        Phase::Turn,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -39,15 +57,21 @@ impl Phase {
             Phase::NoncombatMove => "noncombat_move",
             Phase::Place => "place",
             Phase::Income => "income",
+            Phase::Payday => "payday",
+            Phase::Shopping => "shopping",
+            Phase::Turn => "turn",
         }
+    }
+    /// In a phase of the whole round, whether each power acts and ends its
+    /// own part (alternative's shopping) or the phase is one step for all
+    /// (its payday, FORMAT.md v2).
+    pub fn each_power_acts(self) -> bool {
+        self != Phase::Payday
     }
     pub fn parse(s: &str) -> Option<Phase> {
         Phase::ALL.into_iter().find(|p| p.name() == s)
     }
-    pub fn next(self) -> Option<Phase> {
-        let i = Phase::ALL.iter().position(|p| *p == self)?;
-        Phase::ALL.get(i + 1).copied()
-    }
+
 }
 
 /// Per-turn facts about a unit. Cleared when a new turn starts, except
@@ -106,8 +130,15 @@ pub struct Unit {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct GameState {
     pub round: u32,
+    /// The power whose turn it is (in a phase of the whole round, where
+    /// several powers act, the first of the order).
     pub turn: PowerId,
     pub phase: Phase,
+    /// This round's turn order (the ruleset's, or set each round where the
+    /// ruleset says so); `turn` is one of them.
+    pub order: Vec<PowerId>,
+    /// Powers that have ended the current phase of the whole round.
+    pub done: Vec<PowerId>,
     /// Which power controls each space now (`None`: neutral, or a sea zone).
     pub control: Vec<Option<PowerId>>,
     /// Control at the start of the current turn (canals, DAAK 2.3; landing
@@ -137,6 +168,10 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// Where `turn` stands in this round's order.
+    pub fn turn_index(&self) -> usize {
+        self.order.iter().position(|p| *p == self.turn).unwrap_or(0)
+    }
     pub fn unit(&self, id: UnitId) -> Option<&Unit> {
         // Units are kept in id order, so this is a binary search.
         self.units.binary_search_by_key(&id, |u| u.id).ok().map(|i| &self.units[i])

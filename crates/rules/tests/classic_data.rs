@@ -86,10 +86,10 @@ fn starting_position() {
 
 fn with(f: impl FnOnce(&mut (String, String, String))) -> Result<warboard_rules::Ruleset, DataError> {
     let files = embedded_files("classic").unwrap();
-    let mut texts = (files.ruleset.to_string(), files.map.to_string(), files.setup.to_string());
+    let mut texts = (files.ruleset.to_string(), files.map.to_string(), files.setups[0].1.to_string());
     f(&mut texts);
     let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
-    load_ruleset_files(&RulesetFiles { dir: "rulesets/classic", ruleset: leak(texts.0), map: leak(texts.1), setup: leak(texts.2) })
+    load_ruleset_files(&RulesetFiles { dir: "rulesets/classic", ruleset: leak(texts.0), map: leak(texts.1), setups: vec![("setup.toml", leak(texts.2))] })
 }
 
 fn error_of(f: impl FnOnce(&mut (String, String, String))) -> String {

@@ -24,7 +24,7 @@ fn candidate(game: &Game, rng: &mut ChaCha8Rng) -> Action {
         return Action::EndPhase;
     }
     match s.phase {
-        Phase::Research | Phase::Income => Action::EndPhase,
+        Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
         Phase::Purchase => {
             if below(rng, 3) == 0 {
                 return Action::EndPhase;

@@ -134,6 +134,8 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         Phase::Income => {
             out.push(format!("end: collect {} IPCs (bank {bank})", game.income(p)));
         }
+        // The Alternative round's phases come with that ruleset (issue 13).
+        Phase::Payday | Phase::Shopping | Phase::Turn => out.push("end: finish this phase".into()),
     }
 }
 

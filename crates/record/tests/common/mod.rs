@@ -26,7 +26,7 @@ pub fn candidate(record: &Record, rng: &mut ChaCha8Rng) -> Value {
         return json!({"type": "end_phase"});
     }
     match s.phase {
-        Phase::Research | Phase::Income => json!({"type": "end_phase"}),
+        Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => json!({"type": "end_phase"}),
         Phase::Purchase => {
             if below(rng, 3) == 0 {
                 return json!({"type": "end_phase"});

@@ -33,6 +33,9 @@ pub(crate) struct Ctx<'a> {
     pub s: &'a mut GameState,
     pub dice: &'a mut dyn DiceSource,
     pub events: Vec<Event>,
+    /// The power taking the action: whose turn it is, or in a phase of the
+    /// whole round the power that named itself.
+    pub by: PowerId,
 }
 
 impl Game {
@@ -42,10 +45,13 @@ impl Game {
         let control: Vec<Option<PowerId>> = ruleset.map.spaces.iter().map(|s| s.original_owner).collect();
         let n = ruleset.map.len();
         let powers = ruleset.power_count();
+        let structure = &ruleset.turn;
         let state = GameState {
             round: 1,
-            turn: PowerId(0),
-            phase: Phase::Research,
+            turn: structure.order[0],
+            phase: structure.round_phases.first().or(structure.turn_phases.first()).copied().unwrap_or(Phase::Research),
+            order: structure.order.clone(),
+            done: Vec::new(),
             start_control: control.clone(),
             control,
             conquered: vec![false; n],
@@ -98,9 +104,18 @@ impl Game {
 
     /// Applies an action, or rejects it and leaves the game unchanged.
     pub fn apply(&mut self, action: &Action, dice: &mut dyn DiceSource) -> Result<Vec<Event>, RuleError> {
+        self.apply_as(None, action, dice)
+    }
+
+    /// Applies an action taken by `power` (FORMAT.md v2, "`power` on
+    /// actions"): in a phase of the whole round it says which power acts;
+    /// elsewhere it must be the power that may act now. `None`: the power
+    /// whose turn it is, or the side a battle waits for.
+    pub fn apply_as(&mut self, power: Option<PowerId>, action: &Action, dice: &mut dyn DiceSource) -> Result<Vec<Event>, RuleError> {
+        let by = self.check_actor(power, action)?;
         let mut next = self.state.clone();
         let events = {
-            let mut ctx = Ctx { rs: &self.ruleset, s: &mut next, dice, events: Vec::new() };
+            let mut ctx = Ctx { rs: &self.ruleset, s: &mut next, dice, events: Vec::new(), by };
             ctx.apply(action)?;
             ctx.events
         };
@@ -128,14 +143,60 @@ impl Game {
 
     /// Whose decision the game waits for: the defender chooses casualties
     /// during the attacker's turn (DESIGN.md: who acts now is not whose turn
-    /// it is).
+    /// it is); in a phase of the whole round, the first power still to end
+    /// it (see [`Game::actors`] for all of them).
     pub fn actor(&self) -> Actor {
         if self.state.winner.is_some() {
             return Actor::Terminal;
         }
+        if let Some(p) = self.actors().first() {
+            return Actor::Power(*p);
+        }
         match crate::battle::awaiting(&self.ruleset, &self.state) {
             Some(p) => Actor::Power(p),
             None => Actor::Power(self.state.turn),
+        }
+    }
+
+    /// Whether the current phase belongs to the whole round, where several
+    /// powers act in any order (FORMAT.md v2: alternative's shopping).
+    pub fn round_phase(&self) -> bool {
+        self.ruleset.turn.round_phases.contains(&self.state.phase)
+    }
+
+    /// In a phase of the whole round, the powers still to end it, in turn
+    /// order; empty in a power's turn.
+    pub fn actors(&self) -> Vec<PowerId> {
+        if !self.round_phase() || !self.state.phase.each_power_acts() || self.state.winner.is_some() {
+            return Vec::new();
+        }
+        let rel = self.relations();
+        self.state.order.iter().copied().filter(|p| !self.state.done.contains(p) && rel.in_game(*p)).collect()
+    }
+
+    /// The power an action is taken by, or why `power` may not take it.
+    fn check_actor(&self, power: Option<PowerId>, action: &Action) -> Result<PowerId, RuleError> {
+        let rs = &self.ruleset;
+        if self.round_phase() {
+            let actors = self.actors();
+            return match power {
+                Some(p) if actors.contains(&p) => Ok(p),
+                Some(p) => reject("action/not-your-turn", format!("{} has ended this phase already or is out of the game", rs.power(p).id)),
+                // Ending a phase in which nobody acts on their own (payday).
+                None if matches!(action, Action::EndPhase) && actors.is_empty() => Ok(self.state.turn),
+                None => reject("action/who", "in this phase several powers act: the action names its `power`"),
+            };
+        }
+        let Some(p) = power else { return Ok(self.state.turn) };
+        if matches!(action, Action::Surrender { .. }) {
+            return Ok(p);
+        }
+        match crate::battle::awaiting(rs, &self.state) {
+            // A battle decision may name any power of the side asked.
+            Some(asked) if rs.allied(p, asked) => Ok(self.state.turn),
+            Some(asked) => reject("action/not-your-turn", format!("the battle waits for {}, not {}", rs.power(asked).id, rs.power(p).id)),
+            None if p == self.state.turn => Ok(p),
+            None => reject("action/not-your-turn", format!("it is {}'s turn, not {}'s", rs.power(self.state.turn).id, rs.power(p).id)),
         }
     }
 }

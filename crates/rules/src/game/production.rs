@@ -128,10 +128,10 @@ impl Ctx<'_> {
     }
 
     pub fn purchase(&mut self, units: &[(UnitType, u32)]) -> Result<(), RuleError> {
-        if self.s.phase != Phase::Purchase {
+        if !matches!(self.s.phase, Phase::Purchase | Phase::Shopping) {
             return reject("purchase/wrong-phase", "units are bought in the purchase phase");
         }
-        let p = self.s.turn;
+        let p = self.by;
         // Costs are added in 64 bits: no count, however large, can wrap
         // into a negative price.
         let mut cost: i64 = 0;
@@ -146,9 +146,16 @@ impl Ctx<'_> {
         }
         let cost = cost as i32;
         self.s.ipcs[p.index()] -= cost;
+        // Bought in a phase of the whole round, units wait with the power's
+        // unplaced ones and are placed in its own turn.
+        let bought = if p == self.s.turn && !self.rs.turn.round_phases.contains(&self.s.phase) {
+            &mut self.s.purchased
+        } else {
+            self.s.unplaced.entry(p).or_default()
+        };
         for (kind, n) in units {
             if *n > 0 {
-                *self.s.purchased.entry(*kind).or_default() += n;
+                *bought.entry(*kind).or_default() += n;
             }
         }
         self.events.push(Event::Purchased { power: p, units: units.to_vec(), cost });

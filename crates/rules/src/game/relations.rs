@@ -97,9 +97,9 @@ impl<'a> Relations<'a> {
     }
 
     /// Whether `p`'s capital is held by an enemy.
+    /// A power without a capital never loses one.
     pub fn capital_lost(&self, p: PowerId) -> bool {
-        let cap = self.rs.power(p).capital;
-        self.s.control[cap.index()].is_some_and(|q| self.enemies(p, q))
+        self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| self.enemies(p, q)))
     }
 
     /// The IPC value of the territories a power controls, counting those that

@@ -8,6 +8,14 @@ use crate::state::Phase;
 
 impl Ctx<'_> {
     pub fn end_phase(&mut self) -> Result<(), RuleError> {
+        if self.rs.turn.round_phases.contains(&self.s.phase) && self.s.phase.each_power_acts() {
+            // Each power ends its own part; the phase ends with the last.
+            self.end_round_phase_for(self.by);
+            let rel = self.rel();
+            if self.s.order.iter().any(|p| !self.s.done.contains(p) && rel.in_game(*p)) {
+                return Ok(());
+            }
+        }
         match self.s.phase {
             Phase::CombatMove => self.declare_standing_battles(),
             Phase::Combat => {
@@ -32,37 +40,81 @@ impl Ctx<'_> {
                 let amount = self.rel().income(p);
                 self.s.ipcs[p.index()] += amount;
                 self.events.push(Event::Income { power: p, amount });
-                self.check_victory();
-                if self.s.winner.is_none() {
-                    self.next_turn();
-                }
-                return Ok(());
             }
-            Phase::Research | Phase::Purchase => {}
+            Phase::Research | Phase::Purchase | Phase::Payday | Phase::Shopping | Phase::Turn => {}
         }
-        self.s.phase = self.s.phase.next().expect("income is the last phase");
-        self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
+        self.advance();
         Ok(())
     }
 
-    /// The next power in turn order that is still in the game.
-    fn next_turn(&mut self) {
-        let n = self.rs.power_count() as u8;
-        let mut p = self.s.turn;
-        for _ in 0..n {
-            let next = PowerId((p.0 + 1) % n);
-            if next.0 == 0 {
-                self.s.round += 1;
+    /// After a phase has ended: the next phase of the round or the turn, or
+    /// the end of the turn.
+    fn advance(&mut self) {
+        let structure = &self.rs.turn;
+        let in_round = structure.round_phases.contains(&self.s.phase);
+        let list = if in_round { &structure.round_phases } else { &structure.turn_phases };
+        let i = list.iter().position(|p| *p == self.s.phase).unwrap_or(0);
+        if let Some(next) = list.get(i + 1) {
+            self.s.phase = *next;
+            self.s.done.clear();
+        } else if in_round {
+            // The round's own phases are over: the first turn begins.
+            self.s.done.clear();
+            self.s.turn = self.s.order[0];
+            if !self.rel().in_game(self.s.turn) {
+                self.s.turn = self.s.order[self.s.order.len() - 1];
+                self.next_turn();
+                return;
             }
-            p = next;
-            if self.rel().in_game(p) {
+            self.s.phase = structure.turn_phases[0];
+            self.begin_turn();
+        } else {
+            self.check_victory();
+            if self.s.winner.is_none() {
+                self.next_turn();
+            }
+            return;
+        }
+        self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
+    }
+
+    /// A power in a phase of the whole round ends its part of it; the phase
+    /// ends when every power still in it has.
+    pub fn end_round_phase_for(&mut self, p: PowerId) {
+        if !self.s.done.contains(&p) {
+            self.s.done.push(p);
+        }
+    }
+
+    /// The next power in turn order that is still in the game; after the
+    /// last, a new round (with its own phases first, where the ruleset has
+    /// them).
+    fn next_turn(&mut self) {
+        let order = self.s.order.clone();
+        let n = order.len();
+        let mut i = self.s.turn_index();
+        for _ in 0..n {
+            i += 1;
+            if i == n {
+                self.s.round += 1;
+                i = 0;
+                if let Some(first) = self.rs.turn.round_phases.first() {
+                    self.s.turn = order[0];
+                    self.s.phase = *first;
+                    self.s.done.clear();
+                    self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
+                    return;
+                }
+            }
+            if self.rel().in_game(order[i]) {
                 break;
             }
         }
+        let p = order[i];
         self.s.turn = p;
-        self.s.phase = Phase::Research;
+        self.s.phase = self.rs.turn.turn_phases[0];
         self.begin_turn();
-        self.events.push(Event::PhaseStarted { power: p, phase: Phase::Research, round: self.s.round });
+        self.events.push(Event::PhaseStarted { power: p, phase: self.s.phase, round: self.s.round });
     }
 
     /// Clears last turn's bookkeeping.
@@ -100,15 +152,15 @@ impl Ctx<'_> {
     /// victory only at the end of the US turn, the end of the round.
     fn check_victory(&mut self) {
         let rel = self.rel();
+        // A power without a capital gives none to take.
         let holds = |side: Side, p: PowerId| {
-            let cap = self.rs.power(p).capital;
-            self.s.control[cap.index()].is_some_and(|q| self.rs.side(q) == side)
+            self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| self.rs.side(q) == side))
         };
         let allies: Vec<PowerId> = self.rs.power_ids().filter(|p| self.rs.side(*p) == Side::Allies).collect();
-        let axis: Vec<PowerId> = self.rs.power_ids().filter(|p| self.rs.side(*p) == Side::Axis).collect();
+        let axis: Vec<PowerId> = self.rs.power_ids().filter(|p| self.rs.side(*p) == Side::Axis && self.rs.power(*p).capital.is_some()).collect();
         let allied_capitals_taken = allies.iter().filter(|p| holds(Side::Axis, **p)).count();
         let axis_capitals_taken = axis.iter().filter(|p| holds(Side::Allies, **p)).count();
-        let last_of_round = self.s.turn.0 as usize + 1 == self.rs.power_count();
+        let last_of_round = self.s.turn_index() + 1 == self.s.order.len();
         let threshold = self.rs.options.axis_economic_victory as i32;
         let axis_value: i32 = axis.iter().map(|p| rel.territory_value(*p)).sum();
         let capitals_now = last_of_round || self.rs.options.capital_victory_checked == crate::ruleset::VictoryCheck::Turn;

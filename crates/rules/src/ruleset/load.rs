@@ -3,19 +3,22 @@
 
 use super::map::{Canal, Map, Space, SpaceKind};
 use super::options::{OptionDecl, Options};
-use super::{PowerInfo, Ruleset, Setup, SetupUnit, UnitStats};
+use super::{FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
+use crate::state::Phase;
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-/// The text of one ruleset's files, and the folder they came from (for messages).
+/// The text of one ruleset's files, and the folder they came from (for
+/// messages). `setups` holds every setup file by its name: the default one
+/// (`setup` in `ruleset.toml`) and those its scenarios name.
 #[derive(Clone, Debug)]
 pub struct RulesetFiles {
     pub dir: &'static str,
     pub ruleset: &'static str,
     pub map: &'static str,
-    pub setup: &'static str,
+    pub setups: Vec<(&'static str, &'static str)>,
 }
 
 /// One problem found in a data file.
@@ -55,6 +58,20 @@ struct RulesetToml {
     setup: String,
     power: Vec<PowerToml>,
     unit: Vec<UnitToml>,
+    /// The turn order (power ids); default: the order of `[[power]]`.
+    #[serde(default)]
+    turn_order: Vec<String>,
+    /// Phases of the whole round, before any power's turn, in which several
+    /// powers act (FORMAT.md v2: alternative's payday and shopping).
+    #[serde(default)]
+    round_phases: Vec<String>,
+    /// The phases of each power's turn; default: FORMAT.md's seven.
+    #[serde(default)]
+    turn_phases: Vec<String>,
+    /// Scenarios: other setups and turn orders on the same map and units
+    /// (Anniversary 1941 and 1942).
+    #[serde(default)]
+    scenario: Vec<ScenarioToml>,
     /// Engine knobs this ruleset fixes (not player options).
     #[serde(default)]
     rules: toml::Table,
@@ -65,11 +82,21 @@ struct RulesetToml {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ScenarioToml {
+    name: String,
+    setup: String,
+    #[serde(default)]
+    turn_order: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct PowerToml {
     id: String,
     name: String,
     side: String,
-    capital: String,
+    /// None: a power without a capital (Anniversary's China).
+    capital: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -102,6 +129,35 @@ struct UnitToml {
     anti_aircraft: u8,
     #[serde(default)]
     factory: bool,
+    #[serde(default = "one")]
+    hit_points: u8,
+    #[serde(default)]
+    support: Option<SupportToml>,
+    #[serde(default)]
+    anti_submarine: bool,
+    #[serde(default)]
+    first_strike: FirstStrike,
+    #[serde(default)]
+    defenseless: bool,
+    #[serde(default = "yes")]
+    buyable: bool,
+}
+
+fn one() -> u8 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SupportToml {
+    /// The unit type it supports.
+    #[serde(rename = "type")]
+    kind: String,
+    /// What the supported unit's attack becomes.
+    attack: u8,
 }
 
 #[derive(Deserialize)]
@@ -166,14 +222,36 @@ fn parse<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, Da
     toml::from_str(text).map_err(|e| DataError::Parse { file: file.to_string(), message: e.to_string() })
 }
 
-/// Parses and validates one ruleset's files.
+/// Parses and validates one ruleset's files, with its default setup and
+/// turn order.
 pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
+    load_scenario(files, None)
+}
+
+/// Parses and validates one ruleset's files for one of its scenarios (by
+/// name; `None`: the default).
+pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Ruleset, DataError> {
     let rs_file = format!("{}/ruleset.toml", files.dir);
     let rs: RulesetToml = parse(&rs_file, files.ruleset)?;
     let map_file = format!("{}/{}", files.dir, rs.map);
-    let setup_file = format!("{}/{}", files.dir, rs.setup);
+    let chosen = match scenario {
+        None => None,
+        Some(name) => match rs.scenario.iter().find(|sc| sc.name == name) {
+            Some(sc) => Some(sc),
+            None => {
+                let known: Vec<&str> = rs.scenario.iter().map(|sc| sc.name.as_str()).collect();
+                return Err(DataError::UnknownRuleset { name: format!("{}-{name}", rs.name), known: known.join(", ") });
+            }
+        },
+    };
+    let setup_name = chosen.map(|sc| sc.setup.as_str()).unwrap_or(rs.setup.as_str());
+    let setup_file = format!("{}/{}", files.dir, setup_name);
+    let setup_text = files.setups.iter().find(|(n, _)| *n == setup_name).map(|(_, t)| *t).ok_or_else(|| DataError::Parse {
+        file: setup_file.clone(),
+        message: "no such setup file among the ruleset's files".into(),
+    })?;
     let map_toml: MapToml = parse(&map_file, files.map)?;
-    let setup_toml: SetupToml = parse(&setup_file, files.setup)?;
+    let setup_toml: SetupToml = parse(&setup_file, setup_text)?;
     let mut problems = Problems { list: Vec::new() };
 
     // Powers first: the map names them as owners.
@@ -243,7 +321,7 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
             id
         });
         let capital_of = if s.capital {
-            let p = rs.power.iter().position(|p| p.capital == s.id).map(|i| PowerId(i as u8));
+            let p = rs.power.iter().position(|p| p.capital.as_deref() == Some(s.id.as_str())).map(|i| PowerId(i as u8));
             if p.is_none() {
                 problems.add(&map_file, &entry, "marked as a capital, but no power names it as its capital");
             }
@@ -346,17 +424,17 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
             problems.add(&rs_file, &entry, format!("side `{}` is neither `axis` nor `allies`", p.side));
             Side::Axis
         });
-        let capital = match space_ids.get(p.capital.as_str()) {
+        let capital = p.capital.as_ref().map(|name| match space_ids.get(name.as_str()) {
             Some(&c) if spaces[c.index()].kind == SpaceKind::Land && spaces[c.index()].capital_of.is_some() => c,
             Some(&c) => {
-                problems.add(&rs_file, &entry, format!("capital {} is not marked `capital = true` on the map", p.capital));
+                problems.add(&rs_file, &entry, format!("capital {name} is not marked `capital = true` on the map"));
                 c
             }
             None => {
-                problems.add(&rs_file, &entry, format!("capital `{}` is not a space of the map", p.capital));
+                problems.add(&rs_file, &entry, format!("capital `{name}` is not a space of the map"));
                 SpaceId(0)
             }
-        };
+        });
         powers.push(PowerInfo { id: p.id.clone(), name: p.name.clone(), side, capital });
     }
 
@@ -388,7 +466,75 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
             bombard: u.bombard,
             anti_aircraft: u.anti_aircraft,
             factory: u.factory,
+            hit_points: u.hit_points,
+            support: None,
+            anti_submarine: u.anti_submarine,
+            first_strike: u.first_strike,
+            defenseless: u.defenseless,
+            buyable: u.buyable,
         });
+        if u.hit_points == 0 {
+            problems.add(&rs_file, &entry, "`hit_points` is at least 1");
+        }
+    }
+    // Support names another type of the table, so it is read once all are.
+    for u in &rs.unit {
+        let (Some(kind), Some(sup)) = (UnitType::parse(&u.kind), &u.support) else { continue };
+        match UnitType::parse(&sup.kind).filter(|t| units[t.index()].is_some()) {
+            Some(target) => {
+                if let Some(st) = units[kind.index()].as_mut() {
+                    st.support = Some(Support { target, attack: sup.attack });
+                }
+            }
+            None => problems.add(&rs_file, format!("unit {}", u.kind), format!("it supports `{}`, which is not a unit type of this ruleset", sup.kind)),
+        }
+    }
+
+    // Turn structure: the turn order, and the phases of the round and of
+    // each turn.
+    let order_names: &Vec<String> = match chosen {
+        Some(sc) if !sc.turn_order.is_empty() => &sc.turn_order,
+        _ => &rs.turn_order,
+    };
+    let turn_order: Vec<PowerId> = if order_names.is_empty() {
+        (0..powers.len() as u8).map(PowerId).collect()
+    } else {
+        order_names
+            .iter()
+            .filter_map(|n| {
+                let p = power_ids.get(n.as_str()).copied();
+                if p.is_none() {
+                    problems.add(&rs_file, "turn_order", format!("`{n}` is not a power of this ruleset"));
+                }
+                p
+            })
+            .collect()
+    };
+    let mut sorted = turn_order.clone();
+    sorted.sort();
+    sorted.dedup();
+    if sorted.len() != turn_order.len() || (turn_order.len() != powers.len() && problems.list.is_empty()) {
+        problems.add(&rs_file, "turn_order", "the turn order names every power once");
+    }
+    let phase_list = |names: &[String], what: &str, problems: &mut Problems| -> Vec<Phase> {
+        names
+            .iter()
+            .filter_map(|n| {
+                let ph = Phase::parse(n);
+                if ph.is_none() {
+                    problems.add(&rs_file, what, format!("`{n}` is not a phase of FORMAT.md"));
+                }
+                ph
+            })
+            .collect()
+    };
+    let round_phases = phase_list(&rs.round_phases, "round_phases", &mut problems);
+    let mut turn_phases = phase_list(&rs.turn_phases, "turn_phases", &mut problems);
+    if rs.turn_phases.is_empty() {
+        turn_phases = Phase::TURN.to_vec();
+    }
+    if turn_phases.is_empty() || round_phases.iter().any(|p| turn_phases.contains(p)) {
+        problems.add(&rs_file, "turn_phases", "a turn has at least one phase, and no phase is both the round's and a turn's");
     }
 
     // The starting position.
@@ -439,6 +585,8 @@ pub fn load_ruleset_files(files: &RulesetFiles) -> Result<Ruleset, DataError> {
         units,
         map,
         options,
+        scenario: chosen.map(|sc| sc.name.clone()),
+        turn: TurnStructure { order: turn_order, round_phases, turn_phases },
         setup: Setup { ipcs, units: Vec::new() },
     };
     for problem in crate::setup::placement_problems(&ruleset, &setup_units) {

@@ -6,20 +6,55 @@ mod load;
 mod map;
 mod options;
 
-pub use load::{load_ruleset_files, DataError, RulesetFiles};
+pub use load::{load_ruleset_files, load_scenario, DataError, RulesetFiles};
 pub use map::{Canal, Map, Space, SpaceKind};
 pub use options::{BombingCap, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use std::sync::{Arc, OnceLock};
 
-/// One power: its name, side and capital.
+/// One power: its name, side and capital (none for a power that has none,
+/// like Anniversary's China).
 #[derive(Clone, Debug)]
 pub struct PowerInfo {
     pub id: String,
     pub name: String,
     pub side: Side,
-    pub capital: SpaceId,
+    pub capital: Option<SpaceId>,
+}
+
+/// One unit raising another's attack, one to one (Anniversary and Europe
+/// artillery: "infantry attack at 2 when paired with artillery").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Support {
+    /// The type it supports.
+    pub target: UnitType,
+    /// The supported unit's attack value.
+    pub attack: u8,
+}
+
+/// When a unit type's first strike applies (its hits are taken before the
+/// enemy fires, and its victims do not fire back).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FirstStrike {
+    /// Never.
+    #[default]
+    None,
+    /// When attacking (classic submarines, `rules/classic.md` §5).
+    Attack,
+    /// When attacking and when defending (Anniversary submarines), unless
+    /// the enemy has an anti-submarine unit in the battle.
+    Both,
+}
+
+/// The shape of a round: the turn order, the phases of the whole round
+/// (several powers act) and the phases of each power's turn.
+#[derive(Clone, Debug)]
+pub struct TurnStructure {
+    pub order: Vec<PowerId>,
+    pub round_phases: Vec<crate::state::Phase>,
+    pub turn_phases: Vec<crate::state::Phase>,
 }
 
 /// What a unit type is and does in one ruleset.
@@ -46,6 +81,19 @@ pub struct UnitStats {
     /// Value the AA gun hits aircraft on (0: not an AA gun).
     pub anti_aircraft: u8,
     pub factory: bool,
+    /// Hits it takes to destroy (two-hit battleships in later editions).
+    pub hit_points: u8,
+    /// The unit it raises in attack, one to one.
+    pub support: Option<Support>,
+    /// Cancels enemy submarines' first strike and lets friendly aircraft hit
+    /// them (the destroyer of Europe and Anniversary).
+    pub anti_submarine: bool,
+    pub first_strike: FirstStrike,
+    /// Cannot fire and is removed when only such units are left against an
+    /// enemy that can hit them (Anniversary transports).
+    pub defenseless: bool,
+    /// Whether it can be bought.
+    pub buyable: bool,
 }
 
 impl UnitStats {
@@ -90,6 +138,9 @@ pub struct Ruleset {
     units: Vec<Option<UnitStats>>,
     pub map: Map,
     pub options: Options,
+    /// The scenario chosen (`None`: the ruleset's default setup).
+    pub scenario: Option<String>,
+    pub turn: TurnStructure,
     pub setup: Setup,
 }
 
@@ -153,7 +204,7 @@ pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
             dir: "rulesets/classic",
             ruleset: include_str!("../../../../rulesets/classic/ruleset.toml"),
             map: include_str!("../../../../rulesets/classic/map.toml"),
-            setup: include_str!("../../../../rulesets/classic/setup.toml"),
+            setups: vec![("setup.toml", include_str!("../../../../rulesets/classic/setup.toml"))],
         }),
         _ => None,
     }
