@@ -1,14 +1,16 @@
 //! Building a game from a case's `setup` and `state`, and turning the case's
-//! JSON actions into rules-core actions (FORMAT.md).
+//! JSON actions into rules-core actions (FORMAT.md); and the vocabulary
+//! both are checked against: which fields each object may have, and which
+//! of FORMAT v2's additions each ruleset has.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use warboard_rules::game::Game;
 use warboard_rules::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
 use warboard_rules::ruleset::SetupUnit;
 use warboard_rules::select::{self, Selector};
 use warboard_rules::state::{Development, Phase};
-use warboard_rules::{Action, DiceSource, FixedDice, ScriptedDice};
+use warboard_rules::{Action, DiceSource, FixedDice, Ruleset, ScriptedDice};
 
 /// A loaded case: the game at its start, the names its units were given,
 /// and its dice.
@@ -28,8 +30,40 @@ pub fn space(game: &Game, v: &Value) -> Result<SpaceId, String> {
 }
 
 pub fn power(game: &Game, v: &Value) -> Result<PowerId, String> {
+    power_in(&game.ruleset, v)
+}
+
+fn power_in(rs: &Ruleset, v: &Value) -> Result<PowerId, String> {
     let name = v.as_str().ok_or_else(|| format!("a power must be a string, not {v}"))?;
-    game.ruleset.power_by_name(name).ok_or_else(|| format!("unknown power `{name}`"))
+    rs.power_by_name(name).ok_or_else(|| format!("unknown power `{name}` in ruleset {}", rs.name))
+}
+
+/// A list of development names (`state.tech`, check `tech`) as the rules
+/// core's set: bit i is chart number i+1. The names are classic's, the only
+/// chart built in.
+pub fn development_set(list: &Value) -> Result<u8, String> {
+    let names = list.as_array().ok_or_else(|| format!("a list of development names, not {list}"))?;
+    let mut set = 0u8;
+    for name in names {
+        let name = name.as_str().ok_or_else(|| format!("a development name is a string, not {name}"))?;
+        let d = Development::parse(name).ok_or_else(|| format!("unknown development `{name}` (known: {})", development_names(!0)))?;
+        let bit = 1 << (d as u8);
+        if set & bit != 0 {
+            return Err(format!("`{name}` is listed twice"));
+        }
+        set |= bit;
+    }
+    Ok(set)
+}
+
+/// The names of a development set, for messages.
+pub fn development_names(set: u8) -> String {
+    let names: Vec<&str> = Development::CHART.into_iter().filter(|d| set & (1 << (*d as u8)) != 0).map(Development::name).collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
 }
 
 pub fn unit_type(game: &Game, v: &Value) -> Result<UnitType, String> {
@@ -50,6 +84,11 @@ fn count(v: Option<&Value>) -> Result<u32, String> {
 pub fn load(case: &Value) -> Result<Loaded, String> {
     let ruleset_name = field(case, "ruleset").and_then(Value::as_str).unwrap_or("classic");
     let base = warboard_rules::ruleset(ruleset_name).map_err(|e| e.to_string())?;
+    let vocabulary = Vocabulary::of(&base);
+    vocabulary.object(case, &[&CASE], "the case")?;
+    if let Some(state) = field(case, "state") {
+        vocabulary.state(state)?;
+    }
     let mut ruleset = (*base).clone();
     if let Some(opts) = field(case, "options") {
         let obj = opts.as_object().ok_or("`options` must be an object")?;
@@ -106,6 +145,13 @@ fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitI
                 return Err(format!("{t} is a sea zone: nobody controls it"));
             }
             game.state.control[at.index()] = if p == "neutral" { None } else { Some(power(game, p)?) };
+        }
+    }
+    if let Some(t) = field(state, "tech") {
+        for (p, list) in t.as_object().ok_or("`tech` must be an object: power → developments")? {
+            let pid = power(game, &Value::String(p.clone()))?;
+            // The list is what the power holds, not an addition to its setup.
+            game.state.developments[pid.index()] = development_set(list).map_err(|e| format!("tech of {p}: {e}"))?;
         }
     }
     if let Some(i) = field(state, "ipcs") {
@@ -232,7 +278,7 @@ pub enum ParseError {
 pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result<Action, ParseError> {
     use ParseError::*;
     let m = |e: String| Malformed(e);
-    let ty = field(v, "type").and_then(Value::as_str).ok_or_else(|| Malformed("an action needs a `type`".into()))?;
+    let ty = Vocabulary::of(&game.ruleset).action(v).map_err(Malformed)?.name;
     Ok(match ty {
         "research" => Action::Research {
             dice: field(v, "dice").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| Malformed("research needs `dice`: a whole number".into()))?,
@@ -273,6 +319,11 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             Action::Casualties { units: select::for_battle(game, &sels).map_err(NoSuchUnits)? }
         }
         "continue" => Action::Continue,
+        // FORMAT v2: `decline` is the asked side's "no" to its submerge (or
+        // withdraw) choice. Classic asks the attacker and the defender each
+        // on its own, and either says no by going on: `continue`. Where no
+        // such choice is open the rules core rejects it.
+        "decline" => Action::Continue,
         "retreat" => Action::Retreat { to: field(v, "to").map(|t| space(game, t)).transpose().map_err(m)? },
         "submerge" => {
             let sels = selectors(game, names, field(v, "units")).map_err(m)?;
@@ -290,6 +341,206 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             let s = field(v, "side").and_then(Value::as_str).unwrap_or("");
             Action::Surrender { side: Side::parse(s).ok_or_else(|| Malformed(format!("unknown side `{s}`")))? }
         }
-        other => return Err(Malformed(format!("unknown action type `{other}`"))),
+        // The vocabulary let through a type that is in the ruleset's row of
+        // ADDITIONS but that is not read here yet.
+        other => return Err(Malformed(format!("action `{other}` is not read for ruleset {} yet", game.ruleset.name))),
     })
+}
+
+/// The power an action names with FORMAT v2's `power`, if it names one.
+pub fn acting_power(game: &Game, v: &Value) -> Result<Option<PowerId>, String> {
+    field(v, "power").map(|p| power(game, p)).transpose()
+}
+
+// The vocabulary. The reader is strict (FORMAT.md, "Additions in v2": an
+// unknown field, action or check, or one the case's ruleset does not have,
+// makes the case fail to load): a misspelt field that was silently ignored
+// would leave the case testing something other than what its author meant.
+
+/// The fields one kind of object may have. Those of FORMAT v1 are in every
+/// ruleset; one that v2 adds only in the rulesets whose row of [`ADDITIONS`]
+/// names it as `scope.field`.
+pub struct Fields {
+    pub(crate) scope: &'static str,
+    pub(crate) v1: &'static [&'static str],
+    pub(crate) v2: &'static [&'static str],
+}
+
+const CASE: Fields = Fields {
+    scope: "case",
+    v1: &["id", "source", "comment", "ruleset", "options", "setup", "state", "dice", "steps"],
+    v2: &[],
+};
+const STATE: Fields = Fields {
+    scope: "state",
+    v1: &["round", "turn", "phase", "control", "ipcs", "units", "purchased"],
+    v2: &["tech", "researchers", "unplaced", "order", "eliminated"],
+};
+const UNIT_V2: &[&str] = &["controller", "submerged", "damage"];
+const UNIT: Fields = Fields { scope: "unit", v1: &["at", "owner", "type", "count", "id", "cargo", "hits", "moved"], v2: UNIT_V2 };
+/// A unit aboard another: as [`UNIT`] without `at` (it is where its carrier is).
+const CARGO: Fields = Fields { scope: "unit", v1: &["owner", "type", "count", "id", "cargo", "hits", "moved"], v2: UNIT_V2 };
+pub(crate) const STEP: Fields = Fields { scope: "step", v1: &["action", "expect", "check"], v2: &[] };
+const SELECTOR: Fields = Fields { scope: "selector", v1: &["type", "count", "id"], v2: &[] };
+/// The fields of every action: its `type`, and v2's `power` (who takes it).
+const ANY_ACTION: Fields = Fields { scope: "action", v1: &["type"], v2: &["power"] };
+
+/// An action type with its own fields. A v2 type is in a ruleset only when
+/// its row of [`ADDITIONS`] names it as `action.type`; its own fields are
+/// then all its.
+pub struct ActionType {
+    pub(crate) name: &'static str,
+    v2: bool,
+    fields: Fields,
+}
+
+const fn v1_action(name: &'static str, v1: &'static [&'static str], v2: &'static [&'static str]) -> ActionType {
+    ActionType { name, v2: false, fields: Fields { scope: name, v1, v2 } }
+}
+
+const fn v2_action(name: &'static str, fields: &'static [&'static str]) -> ActionType {
+    ActionType { name, v2: true, fields: Fields { scope: name, v1: fields, v2: &[] } }
+}
+
+const ACTIONS: &[ActionType] = &[
+    // `development` is warboard's, not FORMAT's: the development aimed at
+    // under the `research_breakthrough = "choose"` option (engine protocol).
+    v1_action("research", &["dice"], &["chart", "development"]),
+    v1_action("purchase", &["units"], &[]),
+    v1_action("move", &["units", "route", "transport", "bombing"], &["escort", "give"]),
+    v1_action("end_phase", &[], &[]),
+    v1_action("battle", &["at"], &[]),
+    v1_action("casualties", &["units"], &[]),
+    v1_action("continue", &[], &[]),
+    v1_action("retreat", &["to"], &[]),
+    v1_action("submerge", &["units", "to"], &[]),
+    v1_action("resolve", &["at"], &[]),
+    v1_action("place", &["at", "units"], &[]),
+    v1_action("surrender", &["side"], &[]),
+    v2_action("rocket", &["from", "at"]),
+    v2_action("repair", &["at", "count"]),
+    v2_action("convert", &["at", "units"]),
+    v2_action("intercept", &["at", "units"]),
+    v2_action("decline", &[]),
+    v2_action("reclaim", &["at", "units"]),
+];
+
+/// The additions of FORMAT v2 that each ruleset has, as `scope.name`: a
+/// field (`state.tech`, `move.escort`, `action.power`), an action type
+/// (`action.decline`), a check (`check.to_place`) or an income part
+/// (`income_detail.territories`). Whatever v2 adds and a ruleset's row does
+/// not name is "not part of" that ruleset, and a case using it fails to load.
+/// A ruleset without a row has v1 only: each ruleset that is built in adds
+/// its row here.
+const ADDITIONS: &[(&str, &[&str])] = &[(
+    "classic",
+    &[
+        "action.power",
+        // Weapons development (DAAK plays without it; the rules core has it).
+        "state.tech",
+        "check.tech",
+        "research.development",
+        // The rockets development's AA fire at a factory (rules/classic.md §4).
+        "action.rocket",
+        "check.to_place",
+        // Classic's income is its territories; it has no national objectives,
+        // so `objectives` is 0 where a case lists it.
+        "check.income_detail",
+        "income_detail.territories",
+        "income_detail.objectives",
+        // Read as `continue` (see [`action`]).
+        "action.decline",
+    ],
+)];
+
+/// What the case reader accepts for one ruleset: v1, and the v2 additions
+/// of the ruleset's row of [`ADDITIONS`].
+pub struct Vocabulary<'a> {
+    rs: &'a Ruleset,
+    additions: &'static [&'static str],
+}
+
+impl<'a> Vocabulary<'a> {
+    pub fn of(rs: &'a Ruleset) -> Self {
+        let additions = ADDITIONS.iter().find(|(name, _)| *name == rs.name).map(|(_, a)| *a).unwrap_or(&[]);
+        Vocabulary { rs, additions }
+    }
+
+    fn has(&self, scope: &str, name: &str) -> bool {
+        self.additions.iter().any(|a| a.split_once('.') == Some((scope, name)))
+    }
+
+    fn not_part(&self, name: &str) -> String {
+        format!("`{name}` is not part of the {} ruleset", self.rs.name)
+    }
+
+    /// `v` as an object, once each of its keys is found to be a field of one
+    /// of `kinds` that this ruleset has. `path` names the object in errors
+    /// (`state.units[2]`, "action `move`").
+    pub fn object<'v>(&self, v: &'v Value, kinds: &[&Fields], path: &str) -> Result<&'v Map<String, Value>, String> {
+        let obj = v.as_object().ok_or_else(|| format!("{path} must be an object, not {v}"))?;
+        for key in obj.keys() {
+            let key = key.as_str();
+            if kinds.iter().any(|k| k.v1.contains(&key)) {
+                continue;
+            }
+            match kinds.iter().find(|k| k.v2.contains(&key)) {
+                Some(k) if self.has(k.scope, key) => {}
+                Some(_) => return Err(format!("{path}: {}", self.not_part(key))),
+                None => return Err(format!("{path} has no field `{key}`")),
+            }
+        }
+        Ok(obj)
+    }
+
+    /// Checks an action's type and fields, its selectors' fields and the
+    /// power it names, and gives its type.
+    pub fn action(&self, v: &Value) -> Result<&'static ActionType, String> {
+        let ty = field(v, "type").and_then(Value::as_str).ok_or("an action needs a `type`")?;
+        let kind = ACTIONS.iter().find(|a| a.name == ty).ok_or_else(|| format!("unknown action type `{ty}`"))?;
+        if kind.v2 && !self.has("action", ty) {
+            return Err(format!("action {}", self.not_part(ty)));
+        }
+        let path = format!("action `{ty}`");
+        self.object(v, &[&ANY_ACTION, &kind.fields], &path)?;
+        if let Some(p) = field(v, "power") {
+            power_in(self.rs, p).map_err(|e| format!("{path}: {e}"))?;
+        }
+        // `units` is a list of selectors, except in `purchase` and `place`.
+        if let Some(Value::Array(list)) = field(v, "units") {
+            for (n, s) in list.iter().enumerate() {
+                self.selector(s, &format!("{path}: units[{}]", n + 1))?;
+            }
+        }
+        Ok(kind)
+    }
+
+    fn selector(&self, s: &Value, path: &str) -> Result<(), String> {
+        let obj = self.object(s, &[&SELECTOR], path)?;
+        if obj.contains_key("id") && obj.len() > 1 {
+            return Err(format!("{path}: a selector is {{\"id\": NAME}} alone, or {{\"type\": T, \"count\": N}}"));
+        }
+        Ok(())
+    }
+
+    /// Checks the fields of `state`, of its unit entries and their cargo.
+    fn state(&self, state: &Value) -> Result<(), String> {
+        self.object(state, &[&STATE], "state")?;
+        if let Some(Value::Array(units)) = field(state, "units") {
+            for (n, entry) in units.iter().enumerate() {
+                self.unit(entry, &UNIT, &format!("state.units[{}]", n + 1))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn unit(&self, entry: &Value, kind: &Fields, path: &str) -> Result<(), String> {
+        self.object(entry, &[kind], path)?;
+        if let Some(Value::Array(cargo)) = field(entry, "cargo") {
+            for (n, c) in cargo.iter().enumerate() {
+                self.unit(c, &CARGO, &format!("{path}.cargo[{}]", n + 1))?;
+            }
+        }
+        Ok(())
+    }
 }

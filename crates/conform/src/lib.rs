@@ -32,7 +32,7 @@ pub fn run_case_text(text: &str) -> (String, Option<String>) {
 
 fn run_case(case: &Value) -> Result<(), String> {
     let mut loaded = case::load(case).map_err(|e| format!("cannot be loaded: {e}"))?;
-    let steps = case.get("steps").and_then(Value::as_array).ok_or("cannot be loaded: `steps` must be a list")?;
+    let steps = steps(case, &loaded.game).map_err(|e| format!("cannot be loaded: {e}"))?;
     for (n, step) in steps.iter().enumerate() {
         let at = |msg: String| format!("step {}: {msg}", n + 1);
         if let Some(action) = case::field(step, "action") {
@@ -50,6 +50,35 @@ fn run_case(case: &Value) -> Result<(), String> {
         if let Some(c) = case::field(step, "check") {
             check::check(&loaded, c).map_err(at)?;
         }
+    }
+    Ok(())
+}
+
+/// The case's steps, every one checked against the ruleset's vocabulary
+/// before any is run: a misspelt field makes the whole case unloadable
+/// rather than a step that goes wrong, or right, for another reason.
+fn steps<'c>(case: &'c Value, game: &Game) -> Result<&'c [Value], String> {
+    let steps = case.get("steps").and_then(Value::as_array).ok_or("`steps` must be a list")?;
+    let vocabulary = case::Vocabulary::of(&game.ruleset);
+    for (n, step) in steps.iter().enumerate() {
+        step_shape(&vocabulary, step, &format!("step {}", n + 1))?;
+    }
+    Ok(steps)
+}
+
+fn step_shape(vocabulary: &case::Vocabulary, step: &Value, path: &str) -> Result<(), String> {
+    vocabulary.object(step, &[&case::STEP], path)?;
+    let within = |e: String| format!("{path}: {e}");
+    if let Some(action) = case::field(step, "action") {
+        vocabulary.action(action).map_err(within)?;
+    }
+    match case::field(step, "expect") {
+        None => {}
+        Some(e) if e == "ok" || e == "illegal" => {}
+        Some(e) => return Err(within(format!("`expect` is \"ok\" or \"illegal\", not {e}"))),
+    }
+    if let Some(c) = case::field(step, "check") {
+        check::shape(vocabulary, c).map_err(within)?;
     }
     Ok(())
 }
@@ -75,9 +104,11 @@ pub(crate) fn try_action(
         Err(case::ParseError::Malformed(e)) => return Err(Rejection::Broken(format!("cannot be loaded: {e}"))),
         Err(case::ParseError::NoSuchUnits(e)) => return Err(Rejection::Illegal(e)),
     };
+    // `power` (FORMAT v2): the engine checks that it may act now.
+    let by = case::acting_power(game, action).map_err(|e| Rejection::Broken(format!("cannot be loaded: {e}")))?;
     let before = game.state.clone();
     let unrolled = dice.boxed_clone();
-    match game.apply(&a, dice.as_mut()) {
+    match game.apply_as(by, &a, dice.as_mut()) {
         Ok(_) => Ok(()),
         Err(e) if e.code == "dice/exhausted" => Err(Rejection::Broken(e.message)),
         Err(e) => {

@@ -100,6 +100,12 @@ pub fn event_json(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
             "at": s(at),
             "units": units.iter().map(|(id, kind, owner)| json!({"id": unit_name(*id), "type": kind.name(), "owner": p(owner)})).collect::<Vec<_>>(),
         }),
+        Event::Damaged { unit, hits } => json!({"event": "damaged", "unit": unit_name(*unit), "hits": hits}),
+        Event::Repaired { power, units } => json!({
+            "event": "repaired",
+            "power": p(power),
+            "units": units.iter().map(|id| unit_name(*id)).collect::<Vec<_>>(),
+        }),
         Event::Withdrew { units, from, to } => json!({
             "event": "withdrew",
             "units": units_json(rs, before, after, units),

@@ -214,6 +214,8 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             let parts: Vec<String> = by_owner.iter().map(|(p, kinds)| format!("{} {}", power(rs, *p), counts(kinds))).collect();
             (Topic::Loss, format!("lost at {}: {}", space(rs, *at), parts.join("; ")))
         }
+        Event::Damaged { unit, hits } => (Topic::Loss, format!("{} is damaged ({hits} hit(s))", units_in(before, &[*unit], words))),
+        Event::Repaired { power: p, units } => (Topic::Income, format!("{} repairs {}", power(rs, *p), units_in(before, units, words))),
         Event::Withdrew { units, from, to } => {
             let what = units_in(before, units, words);
             let text = match to {

@@ -120,7 +120,10 @@ impl Record {
         // The rules core promises never to panic; if it does all the same, the
         // game is unchanged (apply replaces the state only on success) and the
         // client gets an error instead of a dead engine.
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.game.apply(&resolved, &mut tally)));
+        // `power` on an action (FORMAT v2): the rules core checks that it
+        // may act now (and, in a phase of the whole round, that is who acts).
+        let power = case::acting_power(&self.game, &action).map_err(ApplyError::Malformed)?;
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.game.apply_as(power, &resolved, &mut tally)));
         let events = match outcome {
             Err(panic) => {
                 self.game.state = before;

@@ -41,6 +41,10 @@ pub enum Event {
     BankTaken { from: PowerId, to: PowerId, amount: i32 },
     Rolled { purpose: String, dice: Vec<u8>, hits: u32 },
     Destroyed { units: Vec<(UnitId, UnitType, PowerId)>, at: SpaceId },
+    /// A unit with hit points to spare took a hit and has `hits` now.
+    Damaged { unit: UnitId, hits: u8 },
+    /// Damaged units of a power were repaired at the end of its turn.
+    Repaired { power: PowerId, units: Vec<UnitId> },
     Withdrew { units: Vec<UnitId>, from: SpaceId, to: Option<SpaceId> },
     BattleEnded { at: SpaceId, result: BattleResult },
     Bombed { at: SpaceId, victim: PowerId, ipcs: i32 },

@@ -1,6 +1,6 @@
 //! Who fights, who may be taken as a casualty, and the default order of loss.
 
-use super::{Battle, BattleKind, HitPool};
+use super::{Battle, BattleKind, BattleSide, HitGroup, Targets};
 use crate::ids::UnitId;
 use crate::ruleset::Ruleset;
 use crate::state::{GameState, Unit};
@@ -48,39 +48,48 @@ pub fn defenders(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
     v.into_iter().map(|u| u.id).collect()
 }
 
-/// The units that hits of a group may be taken from.
-pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, pool: HitPool) -> Vec<UnitId> {
-    let kind = |id: &UnitId| rs.stats(s.unit(*id).unwrap().kind);
-    match pool {
-        HitPool::AttackingAircraft => attackers(rs, s, b).into_iter().filter(|id| kind(id).is_air()).collect(),
-        HitPool::DefendingShips => defenders(rs, s, b)
-            .into_iter()
-            .filter(|id| !b.dying.contains(id))
-            .filter(|id| rs.options.submarines_hit_aircraft || !kind(id).is_air())
-            .collect(),
-        HitPool::Defenders => defenders(rs, s, b).into_iter().filter(|id| !b.dying.contains(id)).collect(),
-        HitPool::Attackers => attackers(rs, s, b),
-        HitPool::AttackersNotAircraft => attackers(rs, s, b).into_iter().filter(|id| !kind(id).is_air()).collect(),
+/// The units of `side` that hits with these targets may take: not those
+/// already marked to go (DAAK 3.5(a)) or struck by a first strike. A unit
+/// with hit points left beyond one appears once per hit it can still take.
+pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, targets: Targets) -> Vec<UnitId> {
+    let units = match side {
+        BattleSide::Attacker => attackers(rs, s, b),
+        BattleSide::Defender => defenders(rs, s, b),
+    };
+    let mut out = Vec::new();
+    for id in units {
+        if b.dying.contains(&id) || b.struck.contains(&id) {
+            continue;
+        }
+        let u = s.unit(id).unwrap();
+        let st = rs.stats(u.kind);
+        if (targets.only_air && !st.is_air()) || (targets.no_air && st.is_air()) || (targets.no_submarines && st.submarine) {
+            continue;
+        }
+        for _ in 0..st.hit_points.saturating_sub(u.hits).max(1) {
+            out.push(id);
+        }
     }
+    out
 }
 
 /// The casualties a set of hit groups asks for: each group's hits and the
-/// units they may take. Every unit takes at most one hit; a group's hits
-/// beyond what it may take are lost. Which sets of losses are legal is a
-/// matching question (a transversal matroid): a set is legal when its units
-/// can be shared out among the groups that may hit them, and as large as
-/// any such set.
+/// units they may take. A unit takes as many hits as it has hit points left
+/// (it appears that often in a group's list); a group's hits beyond what it
+/// may take are lost. Which sets of losses are legal is a matching question
+/// (a transversal matroid): a set is legal when its hits can be shared out
+/// among the groups that may score them, and as large as any such set.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct CasualtyChoice {
     pub groups: Vec<(u32, Vec<UnitId>)>,
 }
 
 impl CasualtyChoice {
-    pub fn of(rs: &Ruleset, s: &GameState, b: &Battle, groups: &[super::HitGroup]) -> CasualtyChoice {
-        CasualtyChoice { groups: groups.iter().map(|g| (g.hits, pool(rs, s, b, g.targets))).collect() }
+    pub fn of(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, groups: &[HitGroup]) -> CasualtyChoice {
+        CasualtyChoice { groups: groups.iter().map(|g| (g.hits, pool(rs, s, b, side, g.targets))).collect() }
     }
 
-    /// Every unit some group may take, in battle order.
+    /// Every unit some group may take, in battle order, once.
     pub fn candidates(&self) -> Vec<UnitId> {
         let mut v: Vec<UnitId> = self.groups.iter().flat_map(|g| g.1.iter().copied()).collect();
         v.sort();
@@ -88,13 +97,26 @@ impl CasualtyChoice {
         v
     }
 
-    /// How many units must be taken: the most the groups can take together.
-    pub fn hits(&self) -> u32 {
-        self.pick_in_order(&self.candidates()).len() as u32
+    /// How many hits a unit can still take here.
+    fn room(&self, u: UnitId) -> usize {
+        self.groups.iter().map(|g| g.1.iter().filter(|x| **x == u).count()).max().unwrap_or(0)
     }
 
-    /// Whether `chosen` (no unit twice) can be shared out among the groups.
+    /// How many hits must be taken: the most the groups can score together.
+    pub fn hits(&self) -> u32 {
+        let mut order = Vec::new();
+        for u in self.candidates() {
+            order.extend(std::iter::repeat_n(u, self.room(u)));
+        }
+        self.pick_in_order(&order).len() as u32
+    }
+
+    /// Whether `chosen` (a unit named once per hit it takes) can be shared
+    /// out among the groups.
     pub fn admits(&self, chosen: &[UnitId]) -> bool {
+        if chosen.iter().any(|u| chosen.iter().filter(|x| *x == u).count() > self.room(*u)) {
+            return false;
+        }
         let mut load = vec![Vec::new(); self.groups.len()];
         chosen.iter().all(|u| self.assign(*u, &mut load, &mut vec![false; self.groups.len()]))
     }
@@ -114,8 +136,7 @@ impl CasualtyChoice {
                 let other = load[g][k];
                 if self.assign(other, load, seen) {
                     // `other` found room elsewhere: `u` takes its place.
-                    let at = load[g].iter().position(|x| *x == other).unwrap();
-                    load[g][at] = u;
+                    load[g][k] = u;
                     return true;
                 }
             }
@@ -123,14 +144,12 @@ impl CasualtyChoice {
         false
     }
 
-    /// The legal set of losses that prefers units earlier in `order`
-    /// (the greedy algorithm, optimal on a matroid).
+    /// The legal set of losses that prefers hits earlier in `order` (the
+    /// greedy algorithm, optimal on a matroid). A unit may be listed once
+    /// per hit it can take.
     pub fn pick_in_order(&self, order: &[UnitId]) -> Vec<UnitId> {
         let mut chosen: Vec<UnitId> = Vec::new();
         for u in order {
-            if chosen.contains(u) {
-                continue;
-            }
             chosen.push(*u);
             if !self.admits(&chosen) {
                 chosen.pop();
@@ -144,7 +163,10 @@ impl CasualtyChoice {
     /// The greedy pick by likeness ascending and descending agree exactly
     /// when every legal set has the same likeness multiset.
     pub fn is_real_choice(&self, s: &GameState) -> bool {
-        let mut order = self.candidates();
+        let mut order = Vec::new();
+        for u in self.candidates() {
+            order.extend(std::iter::repeat_n(u, self.room(u)));
+        }
         if order.is_empty() {
             return false;
         }
@@ -170,24 +192,33 @@ fn likeness(s: &GameState, id: UnitId) -> (crate::ids::PowerId, crate::ids::Unit
 }
 
 /// A unit type's place in the default order of loss (FORMAT.md): lower keys
-/// are lost first. Transports only when nothing else can be taken, then the
+/// are lost first. Transports (and defenseless units) only when nothing else can be taken, then the
 /// cheapest, then the lower combat value in its role. The calculator orders
 /// its casualties by this same key.
 pub fn loss_order_key(st: &crate::ruleset::UnitStats, attacking: bool) -> (bool, u32, u8) {
-    (st.transport_capacity > 0, st.cost, if attacking { st.attack } else { st.defense })
+    (st.transport_capacity > 0 || st.defenseless, st.cost, if attacking { st.attack } else { st.defense })
 }
 
-/// The default order of loss (FORMAT.md): [`loss_order_key`], then empty
-/// transports before loaded ones, then the later unit first.
+/// The default order of loss (FORMAT.md): a hit that only damages a unit
+/// with hit points to spare first (it costs nothing), then
+/// [`loss_order_key`], then empty transports before loaded ones, then the
+/// later unit first. A unit appears once per hit it can take.
 pub fn default_order(rs: &Ruleset, s: &GameState, candidates: &[UnitId], attacking: bool) -> Vec<UnitId> {
-    let mut v: Vec<UnitId> = candidates.to_vec();
-    v.sort_by_key(|id| {
+    let mut v: Vec<(bool, UnitId)> = Vec::new();
+    for id in candidates {
+        let u = s.unit(*id).unwrap();
+        let left = rs.stats(u.kind).hit_points.saturating_sub(u.hits).max(1);
+        for k in 0..left {
+            v.push((k + 1 < left, *id));
+        }
+    }
+    v.sort_by_key(|(spare, id)| {
         let u = s.unit(*id).unwrap();
         let (transport, cost, value) = loss_order_key(rs.stats(u.kind), attacking);
         let cargo: u32 = s.cargo_of(*id).map(|c| rs.stats(c.kind).cost).sum();
-        (transport, cost, value, cargo, std::cmp::Reverse(u.id))
+        (!spare, transport, cost, value, cargo, std::cmp::Reverse(u.id))
     });
-    v
+    v.into_iter().map(|(_, id)| id).collect()
 }
 
 /// The default casualties for a choice: the legal set of losses that

@@ -22,7 +22,7 @@ pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), Rule
     let Some(p) = ctx.s.battles[i].pending.clone() else {
         return reject("battle/no-casualties-due", "no hits are waiting for casualties to be chosen");
     };
-    let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups);
+    let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], p.chooser, &p.groups);
     let candidates = choice.candidates();
     let hits = choice.hits();
     if units.len() != hits as usize {
@@ -31,10 +31,7 @@ pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), Rule
             format!("{hits} hit(s) must be taken: every hit that can be applied is applied"),
         );
     }
-    for (k, id) in units.iter().enumerate() {
-        if units[..k].contains(id) {
-            return reject("battle/casualty-twice", "a unit is named twice");
-        }
+    for id in units {
         if !candidates.contains(id) {
             let why = match ctx.s.unit(*id) {
                 Some(u) if ctx.rs.stats(u.kind).anti_aircraft > 0 => "an AA gun cannot be taken as a loss (DAAK 3.1(c))".to_string(),
@@ -48,7 +45,7 @@ pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), Rule
     if !choice.admits(units) {
         return reject(
             "battle/casualty-targets",
-            "those losses do not fit the hits: submarine hits are never taken by aircraft, and AA fire hits only aircraft",
+            "those losses do not fit the hits: a unit is named more often than it has hit points, or the hits may not take it (submarine hits are never taken by aircraft, AA fire hits only aircraft)",
         );
     }
     take_casualties(ctx, i, units);

@@ -36,6 +36,7 @@ impl Ctx<'_> {
                     stage: Stage::AaFire,
                     pending: None,
                     dying: Vec::new(),
+                    struck: Vec::new(),
                     amphibious: false,
                 });
                 self.s.battles.len() - 1

@@ -8,11 +8,25 @@ use crate::action::Event;
 use crate::game::Ctx;
 use crate::ids::{PowerId, UnitId};
 
-/// Ends the battle if one side is gone.
+/// Ends the battle if one side is gone. Defenseless units left alone
+/// against an enemy that can hit them are removed without dice (AA50 FAQ:
+/// Combat, "defenseless transports").
 pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
     let b = ctx.s.battles[i].clone();
-    let att = attackers(ctx.rs, ctx.s, &b);
-    let def = defenders(ctx.rs, ctx.s, &b);
+    let mut att = attackers(ctx.rs, ctx.s, &b);
+    let mut def = defenders(ctx.rs, ctx.s, &b);
+    let defenseless = |ids: &[UnitId]| !ids.is_empty() && ids.iter().all(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).defenseless);
+    let can_fire = |ids: &[UnitId], attacking: bool| {
+        ids.iter().any(|id| {
+            let st = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind);
+            (if attacking { st.attack } else { st.defense }) > 0
+        })
+    };
+    if defenseless(&def) && can_fire(&att, true) {
+        destroy(ctx, i, &std::mem::take(&mut def));
+    } else if defenseless(&att) && can_fire(&def, false) {
+        destroy(ctx, i, &std::mem::take(&mut att));
+    }
     let result = match (att.is_empty(), def.is_empty()) {
         (false, false) => return false,
         (false, true) => BattleResult::AttackerWon,

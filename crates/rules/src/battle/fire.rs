@@ -6,7 +6,8 @@ use super::casualties::{attackers, default_casualties, defenders, CasualtyChoice
 use super::decisions::{attacker_sub_zones, defender_sub_zones, retreat_allowed};
 use super::ending::finish_if_over;
 use super::round_one::{aa_fire, bombard, bombing_raid, start_of_battle};
-use super::{BattleKind, BattleResult, BattleSide, HitGroup, HitPool, PendingHits, Stage};
+use super::{BattleKind, BattleResult, BattleSide, HitGroup, PendingHits, Removal, Stage, Targets};
+use crate::ruleset::FirstStrike;
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::UnitId;
@@ -23,7 +24,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
             return Ok(());
         }
         if let Some(p) = ctx.s.battles[i].pending.clone() {
-            let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups);
+            let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], p.chooser, &p.groups);
             if auto || !choice.is_real_choice(ctx.s) {
                 let chosen = default_casualties(ctx.rs, ctx.s, &choice, p.chooser == BattleSide::Attacker);
                 take_casualties(ctx, i, &chosen);
@@ -57,32 +58,40 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 Stage::SubStrike
             }
             Stage::SubStrike => {
-                if b.kind == BattleKind::Sea {
-                    let subs: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| is_sub(ctx, *id)).collect();
-                    let hits = roll_for(ctx, &subs, true, "attacking submarines")?;
-                    pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: HitPool::DefendingShips, hits }]);
+                let strikers = first_strikers(ctx, &b, BattleSide::Attacker);
+                if !strikers.is_empty() {
+                    let groups = fire_groups(ctx, &b, &strikers, true, "attacking submarines")?;
+                    pend(ctx, i, BattleSide::Defender, &groups, Removal::AfterFirstStrikes);
+                }
+                Stage::DefenderStrike
+            }
+            Stage::DefenderStrike => {
+                let strikers = first_strikers(ctx, &b, BattleSide::Defender);
+                if !strikers.is_empty() {
+                    let groups = fire_groups(ctx, &b, &strikers, false, "defending submarines")?;
+                    pend(ctx, i, BattleSide::Attacker, &groups, Removal::Now);
                 }
                 Stage::AttackerFire
             }
             Stage::AttackerFire => {
-                let firing: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| b.kind != BattleKind::Sea || !is_sub(ctx, *id)).collect();
-                let hits = roll_for(ctx, &firing, true, "attacker")?;
-                pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: HitPool::Defenders, hits }]);
+                // Units struck by the attacker's first strike are gone now
+                // (the defender's first strike has fired).
+                let struck = std::mem::take(&mut ctx.s.battles[i].struck);
+                destroy(ctx, i, &struck);
+                let b = ctx.s.battles[i].clone();
+                let strikers = first_strikers(ctx, &b, BattleSide::Attacker);
+                let firing: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !strikers.contains(id)).collect();
+                let groups = fire_groups(ctx, &b, &firing, true, "attacker")?;
+                pend(ctx, i, BattleSide::Defender, &groups, Removal::EndOfRound);
                 Stage::DefenderFire
             }
             Stage::DefenderFire => {
-                // One roll for all defenders (dice in unit-table order);
-                // submarines' hits are never taken by aircraft.
-                let firing = defenders(ctx.rs, ctx.s, &b);
-                let sub_hit = |ctx: &Ctx<'_>, id: UnitId| is_sub(ctx, id) && !ctx.rs.options.submarines_hit_aircraft;
-                let per_unit = roll_each(ctx, &firing, false, "defender")?;
-                let subs = per_unit.iter().filter(|(id, _)| sub_hit(ctx, *id)).map(|(_, h)| h).sum();
-                let others = per_unit.iter().filter(|(id, _)| !sub_hit(ctx, *id)).map(|(_, h)| h).sum();
-                let groups = [
-                    HitGroup { targets: HitPool::AttackersNotAircraft, hits: subs },
-                    HitGroup { targets: HitPool::Attackers, hits: others },
-                ];
-                pend(ctx, i, BattleSide::Attacker, &groups);
+                // One roll for all defenders that did not strike first (dice
+                // in unit-table order), in groups by what their hits may take.
+                let strikers = first_strikers(ctx, &b, BattleSide::Defender);
+                let firing: Vec<UnitId> = defenders(ctx.rs, ctx.s, &b).into_iter().filter(|id| !strikers.contains(id)).collect();
+                let groups = fire_groups(ctx, &b, &firing, false, "defender")?;
+                pend(ctx, i, BattleSide::Attacker, &groups, Removal::Now);
                 Stage::EndRound
             }
             Stage::EndRound => {
@@ -129,6 +138,70 @@ fn is_sub(ctx: &Ctx<'_>, id: UnitId) -> bool {
     ctx.rs.stats(ctx.s.unit(id).unwrap().kind).submarine
 }
 
+/// Whether `side` has a unit in the battle that spots submarines.
+fn has_anti_submarine(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> bool {
+    let units = match side {
+        BattleSide::Attacker => attackers(ctx.rs, ctx.s, b),
+        BattleSide::Defender => defenders(ctx.rs, ctx.s, b),
+    };
+    units.iter().any(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).anti_submarine)
+}
+
+/// The units of `side` that strike first this round: those whose first
+/// strike applies in their role (classic: attacking submarines; Anniversary:
+/// submarines attacking or defending), unless the enemy has an
+/// anti-submarine unit in the battle (Europe and Anniversary destroyers).
+fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
+    let (own, enemy) = match side {
+        BattleSide::Attacker => (attackers(ctx.rs, ctx.s, b), BattleSide::Defender),
+        BattleSide::Defender => (defenders(ctx.rs, ctx.s, b), BattleSide::Attacker),
+    };
+    let strikes = |id: &UnitId| match ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).first_strike {
+        FirstStrike::None => false,
+        FirstStrike::Attack => side == BattleSide::Attacker,
+        FirstStrike::Both => true,
+    };
+    let mine: Vec<UnitId> = own.into_iter().filter(strikes).collect();
+    if mine.is_empty() || has_anti_submarine(ctx, b, enemy) {
+        return Vec::new();
+    }
+    mine
+}
+
+/// Which enemy units a firing unit's hits may take (`rules/classic.md` §5:
+/// submarines never hit aircraft, unless `submarines_hit_aircraft`; Europe
+/// and Anniversary: aircraft hit submarines only with an anti-submarine
+/// unit of their side in the battle, knob `air_needs_anti_submarine`).
+pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, id: UnitId) -> Targets {
+    let u = s.unit(id).unwrap();
+    let st = rs.stats(u.kind);
+    let side_units = if u.owner == b.attacker || rs.allied(u.owner, b.attacker) {
+        attackers(rs, s, b)
+    } else {
+        defenders(rs, s, b)
+    };
+    let spotted = side_units.iter().any(|o| rs.stats(s.unit(*o).unwrap().kind).anti_submarine);
+    Targets {
+        only_air: false,
+        no_air: st.submarine && !rs.options.submarines_hit_aircraft,
+        no_submarines: st.is_air() && rs.options.air_needs_anti_submarine && !spotted,
+    }
+}
+
+/// Rolls for `firing` and groups the hits by what they may take.
+fn fire_groups(ctx: &mut Ctx<'_>, b: &super::Battle, firing: &[UnitId], attacking: bool, who: &str) -> Result<Vec<HitGroup>, RuleError> {
+    let scored = roll_each(ctx, firing, attacking, who)?;
+    let mut groups: Vec<HitGroup> = Vec::new();
+    for (id, hits) in scored {
+        let targets = targets_of(ctx.rs, ctx.s, b, id);
+        match groups.iter_mut().find(|g| g.targets == targets) {
+            Some(g) => g.hits += hits,
+            None => groups.push(HitGroup { targets, hits }),
+        }
+    }
+    Ok(groups)
+}
+
 pub(crate) fn has_subs(ctx: &Ctx<'_>, i: usize, side: BattleSide) -> bool {
     let b = &ctx.s.battles[i];
     let units = match side {
@@ -158,22 +231,35 @@ pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> (u8, u8) {
 
 /// One die per firing unit (units with value 0 roll none), in unit-table
 /// order, then the order units were listed or arrived (FORMAT.md); a die at
-/// or under the unit's value hits.
-fn roll_for(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<u32, RuleError> {
-    Ok(roll_each(ctx, units, attacking, who)?.iter().map(|(_, h)| h).sum())
-}
-
-/// As [`roll_for`], with the hits each unit scored.
+/// or under the unit's value hits. Attacking units a supporter pairs with
+/// (artillery and infantry, one to one) roll at the supported value.
+/// Returns the hits each unit scored.
 fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<Vec<(UnitId, u32)>, RuleError> {
     let mut order: Vec<UnitId> = units.to_vec();
     order.sort_by_key(|id| {
         let u = ctx.s.unit(*id).unwrap();
         (u.kind, u.id)
     });
+    let mut supporters: Vec<(crate::ids::UnitType, u8, u32)> = Vec::new();
+    if attacking {
+        for id in &order {
+            if let Some(sup) = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).support {
+                match supporters.iter_mut().find(|(t, v, _)| *t == sup.target && *v == sup.attack) {
+                    Some(entry) => entry.2 += 1,
+                    None => supporters.push((sup.target, sup.attack, 1)),
+                }
+            }
+        }
+    }
     let mut dice = Vec::new();
     let mut scored = Vec::new();
     for id in order {
-        let (value, n) = value_of(ctx, id, attacking);
+        let (mut value, n) = value_of(ctx, id, attacking);
+        let kind = ctx.s.unit(id).unwrap().kind;
+        if let Some(entry) = supporters.iter_mut().find(|(t, v, left)| *t == kind && *left > 0 && *v > value) {
+            value = entry.1;
+            entry.2 -= 1;
+        }
         if value == 0 {
             continue;
         }
@@ -195,21 +281,40 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
 }
 
 /// Leaves hits waiting for casualties; hits no unit can take are lost.
-pub(crate) fn pend(ctx: &mut Ctx<'_>, i: usize, chooser: BattleSide, groups: &[HitGroup]) {
+pub(crate) fn pend(ctx: &mut Ctx<'_>, i: usize, chooser: BattleSide, groups: &[HitGroup], removal: Removal) {
     let groups: Vec<HitGroup> = groups.iter().copied().filter(|g| g.hits > 0).collect();
-    let p = PendingHits { chooser, groups };
-    if CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups).hits() > 0 {
+    let p = PendingHits { chooser, groups, removal };
+    if CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], chooser, &p.groups).hits() > 0 {
         ctx.s.battles[i].pending = Some(p);
     }
 }
 
-/// Applies chosen casualties for the pending hits.
+/// Applies chosen casualties for the pending hits: a unit named fewer times
+/// than it has hit points left is damaged; otherwise it goes, when the
+/// step's removal says.
 pub(crate) fn take_casualties(ctx: &mut Ctx<'_>, i: usize, chosen: &[UnitId]) {
     let p = ctx.s.battles[i].pending.take().expect("hits pending");
-    if p.fire_back() {
-        ctx.s.battles[i].dying.extend_from_slice(chosen);
-    } else {
-        destroy(ctx, i, chosen);
+    let mut gone = Vec::new();
+    let mut seen: Vec<UnitId> = Vec::new();
+    for id in chosen {
+        if seen.contains(id) {
+            continue;
+        }
+        seen.push(*id);
+        let times = chosen.iter().filter(|x| *x == id).count() as u8;
+        let u = ctx.s.unit(*id).unwrap();
+        let (points, hits) = (ctx.rs.stats(u.kind).hit_points.max(1), u.hits + times);
+        if hits < points {
+            ctx.s.unit_mut(*id).unwrap().hits = hits;
+            ctx.events.push(Event::Damaged { unit: *id, hits });
+        } else {
+            gone.push(*id);
+        }
+    }
+    match p.removal {
+        Removal::Now => destroy(ctx, i, &gone),
+        Removal::AfterFirstStrikes => ctx.s.battles[i].struck.extend_from_slice(&gone),
+        Removal::EndOfRound => ctx.s.battles[i].dying.extend_from_slice(&gone),
     }
 }
 

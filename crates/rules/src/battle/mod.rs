@@ -17,6 +17,7 @@ mod round_one;
 pub mod standalone;
 
 pub use casualties::{default_casualties, CasualtyChoice};
+pub use fire::targets_of;
 
 use crate::action::{reject, Action, RuleError};
 use crate::game::Ctx;
@@ -69,13 +70,18 @@ pub enum BattleSide {
     Defender,
 }
 
-/// The steps of a round, in order.
+/// The steps of a round, in order (FORMAT.md: "AA fire, then (round one
+/// only) shore bombardment, then first strikes, then the attacker's and the
+/// defender's fire").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     AaFire,
     Bombard,
+    /// The attacker's first strike (classic: attacking submarines).
     SubStrike,
+    /// The defender's first strike (Anniversary: defending submarines).
+    DefenderStrike,
     AttackerFire,
     DefenderFire,
     EndRound,
@@ -84,30 +90,42 @@ pub enum Stage {
     PressOrRetreat,
 }
 
-/// Which units hits scored in a step may be taken from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HitPool {
-    /// AA fire: attacking aircraft, removed at once.
-    AttackingAircraft,
-    /// Attacking submarines' first strike: defending ships (and aircraft
-    /// only with the option), removed at once: they do not fire back.
-    DefendingShips,
-    /// Bombardment and the attacker's fire: defenders, who still fire back.
-    Defenders,
-    /// The defender's fire: attackers, removed at once.
-    Attackers,
-    /// Defending submarines' fire: attackers other than aircraft, removed
-    /// at once (submarine hits are never taken by aircraft, `rules/
-    /// classic.md` §5, unless `submarines_hit_aircraft`).
-    AttackersNotAircraft,
+/// Which of the hit side's units a group's hits may take: every unit of
+/// the side in the battle, less those these flags rule out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Targets {
+    /// Aircraft only (AA fire).
+    pub only_air: bool,
+    /// No aircraft (submarine hits, `rules/classic.md` §5).
+    pub no_air: bool,
+    /// No submarines (aircraft without an anti-submarine unit of their side
+    /// in the battle, where the ruleset says so: Europe and Anniversary).
+    pub no_submarines: bool,
+}
+
+impl Targets {
+    pub const ANY: Targets = Targets { only_air: false, no_air: false, no_submarines: false };
+    pub const AIRCRAFT: Targets = Targets { only_air: true, no_air: false, no_submarines: false };
 }
 
 /// The hits of one group of firing units and which units they may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct HitGroup {
-    pub targets: HitPool,
+    pub targets: Targets,
     pub hits: u32,
+}
+
+/// When units destroyed by a step leave the battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Removal {
+    /// At once: they do not fire (AA fire, the defender's fire).
+    Now,
+    /// When the first strikes are over: a defending first striker hit by
+    /// the attacker's first strike still strikes back.
+    AfterFirstStrikes,
+    /// At the end of the round: they fire back (DAAK 3.5(a)).
+    EndOfRound,
 }
 
 /// Hits waiting for their casualties to be chosen: one step's fire, in
@@ -116,14 +134,7 @@ pub struct HitGroup {
 pub struct PendingHits {
     pub chooser: BattleSide,
     pub groups: Vec<HitGroup>,
-}
-
-impl PendingHits {
-    /// Defenders hit by the attacker's fire or bombardment still fire back
-    /// this round (DAAK 3.5(a)); every other casualty goes at once.
-    pub fn fire_back(&self) -> bool {
-        self.groups.iter().all(|g| g.targets == HitPool::Defenders)
-    }
+    pub removal: Removal,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -142,6 +153,10 @@ pub struct Battle {
     pub pending: Option<PendingHits>,
     /// Defenders hit this round who still fire back (DAAK 3.5(a)).
     pub dying: Vec<UnitId>,
+    /// Defenders hit by the attacker's first strike, out once the
+    /// defender's first strike has fired.
+    #[serde(default)]
+    pub struck: Vec<UnitId>,
     pub amphibious: bool,
 }
 
@@ -184,7 +199,7 @@ pub fn decision(rs: &Ruleset, s: &GameState) -> Option<(usize, Decision)> {
     let b = &s.battles[i];
     let d = match (&b.pending, b.stage) {
         (Some(p), _) => {
-            let choice = casualties::CasualtyChoice::of(rs, s, b, &p.groups);
+            let choice = casualties::CasualtyChoice::of(rs, s, b, p.chooser, &p.groups);
             Decision::Casualties { side: p.chooser, hits: choice.hits(), candidates: choice.candidates(), choice }
         }
         (None, Stage::AttackerSubs) => Decision::AttackerSubmarines,

@@ -4,7 +4,7 @@
 use super::casualties::{attackers, default_casualties, defenders, pool, CasualtyChoice};
 use super::ending::{end, finish_if_over};
 use super::fire::{pend, take_casualties, value_of};
-use super::{BattleKind, BattleResult, BattleSide, HitGroup, HitPool};
+use super::{BattleKind, BattleResult, BattleSide, HitGroup, Removal, Targets};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId};
@@ -37,7 +37,7 @@ pub(crate) fn aa_fire(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
         return Ok(());
     };
     let value = ctx.rs.stats(aa.kind).anti_aircraft;
-    let aircraft = pool(ctx.rs, ctx.s, &b, HitPool::AttackingAircraft);
+    let aircraft = pool(ctx.rs, ctx.s, &b, BattleSide::Attacker, Targets::AIRCRAFT);
     let mut dice = Vec::new();
     for _ in &aircraft {
         dice.push(ctx.roll()?);
@@ -46,7 +46,7 @@ pub(crate) fn aa_fire(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: format!("AA fire at {}", ctx.name(b.at)), dice, hits });
     }
-    pend(ctx, i, BattleSide::Attacker, &[HitGroup { targets: HitPool::AttackingAircraft, hits }]);
+    pend(ctx, i, BattleSide::Attacker, &[HitGroup { targets: Targets::AIRCRAFT, hits }], Removal::Now);
     Ok(())
 }
 
@@ -84,7 +84,7 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: "shore bombardment".into(), dice, hits });
     }
-    pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: HitPool::Defenders, hits }]);
+    pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: Targets::ANY, hits }], Removal::EndOfRound);
     Ok(())
 }
 
@@ -95,7 +95,7 @@ pub(crate) fn bombing_raid(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError>
     // AA casualties are taken first (forced or chosen by default: all
     // bombers are alike unless damaged).
     if let Some(p) = ctx.s.battles[i].pending.clone() {
-        let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], &p.groups);
+        let choice = CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], p.chooser, &p.groups);
         let chosen = default_casualties(ctx.rs, ctx.s, &choice, true);
         take_casualties(ctx, i, &chosen);
     }

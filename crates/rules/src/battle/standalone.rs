@@ -135,6 +135,7 @@ pub fn build(ruleset: Arc<Ruleset>, spec: &BattleSpec) -> Result<Standalone, Str
         stage: Stage::AaFire,
         pending: None,
         dying: Vec::new(),
+        struck: Vec::new(),
         amphibious: false,
     });
     Ok(Standalone { game, at, retreat_to })

@@ -188,15 +188,24 @@ impl Game {
             };
         }
         let Some(p) = power else { return Ok(self.state.turn) };
-        if matches!(action, Action::Surrender { .. }) {
+        let name = |p: PowerId| rs.power(p).id.as_str();
+        if let Action::Surrender { side } = action {
+            // A side may give up at any time, by any power of it.
+            if rs.side(p) != *side {
+                return reject("action/not-your-turn", format!("{} is not on the {} side", name(p), side.name()));
+            }
             return Ok(p);
         }
-        match crate::battle::awaiting(rs, &self.state) {
+        let decision = matches!(action, Action::Casualties { .. } | Action::Continue | Action::Retreat { .. } | Action::Submerge { .. });
+        match crate::battle::awaiting(rs, &self.state).filter(|_| decision) {
             // A battle decision may name any power of the side asked.
             Some(asked) if rs.allied(p, asked) => Ok(self.state.turn),
-            Some(asked) => reject("action/not-your-turn", format!("the battle waits for {}, not {}", rs.power(asked).id, rs.power(p).id)),
+            Some(asked) => {
+                let at = crate::battle::current(&self.state).map(|i| rs.map.name(self.state.battles[i].at)).unwrap_or("?");
+                reject("action/not-your-turn", format!("the battle at {at} waits for {} or an ally, not {}", name(asked), name(p)))
+            }
             None if p == self.state.turn => Ok(p),
-            None => reject("action/not-your-turn", format!("it is {}'s turn, not {}'s", rs.power(self.state.turn).id, rs.power(p).id)),
+            None => reject("action/not-your-turn", format!("it is {}'s turn, not {}'s", name(self.state.turn), name(p))),
         }
     }
 }

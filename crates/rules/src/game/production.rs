@@ -136,8 +136,10 @@ impl Ctx<'_> {
         // into a negative price.
         let mut cost: i64 = 0;
         for (kind, n) in units {
-            if self.rs.unit(*kind).is_none() {
-                return reject("purchase/unknown-unit", format!("there are no {kind} units in this ruleset"));
+            match self.rs.unit(*kind) {
+                None => return reject("purchase/unknown-unit", format!("there are no {kind} units in this ruleset")),
+                Some(st) if !st.buyable && *n > 0 => return reject("purchase/not-for-sale", format!("{kind} units cannot be bought in this ruleset")),
+                Some(_) => {}
             }
             cost += self.unit_cost(*kind) as i64 * *n as i64;
         }

@@ -122,7 +122,12 @@ impl<'a> Relations<'a> {
         }
     }
     /// Whether a power still takes part: it holds territory or has units.
+    /// Whether a power still takes turns: it holds a territory or a unit,
+    /// and the ruleset's `sitting_out` list does not leave it out.
     pub fn in_game(&self, p: PowerId) -> bool {
+        if self.rs.options.sitting_out.iter().any(|name| *name == self.rs.power(p).id) {
+            return false;
+        }
         self.s.control.contains(&Some(p)) || self.s.units.iter().any(|u| u.owner == p)
     }
 }

@@ -69,6 +69,7 @@ impl Ctx<'_> {
             self.s.phase = structure.turn_phases[0];
             self.begin_turn();
         } else {
+            self.repair();
             self.check_victory();
             if self.s.winner.is_none() {
                 self.next_turn();
@@ -76,6 +77,23 @@ impl Ctx<'_> {
             return;
         }
         self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
+    }
+
+    /// At the end of a turn, the power's damaged units are repaired where the
+    /// ruleset says so (knob `repair_at_turn_end`).
+    fn repair(&mut self) {
+        if !self.rs.options.repair_at_turn_end {
+            return;
+        }
+        let p = self.s.turn;
+        let mut repaired = Vec::new();
+        for u in self.s.units.iter_mut().filter(|u| u.owner == p && u.hits > 0) {
+            u.hits = 0;
+            repaired.push(u.id);
+        }
+        if !repaired.is_empty() {
+            self.events.push(Event::Repaired { power: p, units: repaired });
+        }
     }
 
     /// A power in a phase of the whole round ends its part of it; the phase

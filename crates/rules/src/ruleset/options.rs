@@ -96,6 +96,17 @@ pub struct RuleKnobs {
     pub russia_first_turn_restricted: bool,
     /// When two Allied (or both Axis) capitals win the game.
     pub capital_victory_checked: VictoryCheck,
+    /// Aircraft hit submarines only with an anti-submarine unit of their
+    /// side in the battle (Europe FAQ, Submarines; AA50 errata); classic's
+    /// aircraft hit submarines freely.
+    pub air_needs_anti_submarine: bool,
+    /// Damaged units with hit points to spare are repaired at the end of
+    /// their owner's turn (a test of the mechanism; Anniversary repairs
+    /// battleships at the end of the turn).
+    pub repair_at_turn_end: bool,
+    /// Powers that take no turns and collect nothing (Alternative's limited
+    /// war, issue 13; the test ruleset's list option).
+    pub sitting_out: Vec<String>,
 }
 
 impl Default for RuleKnobs {
@@ -113,6 +124,9 @@ impl Default for RuleKnobs {
             research_breakthrough: ResearchBreakthrough::Roll,
             russia_first_turn_restricted: false,
             capital_victory_checked: VictoryCheck::Round,
+            air_needs_anti_submarine: false,
+            repair_at_turn_end: false,
+            sitting_out: Vec::new(),
         }
     }
 }
