@@ -112,6 +112,9 @@ impl Calculator {
 
     /// The exact outcome, computed afresh.
     pub fn exact_uncached(&mut self, battle: &Battle, opts: &CalcOptions) -> Result<Outcome, CalcError> {
+        if let Some(rule) = model::unmodelled(&self.ruleset, battle) {
+            return Err(CalcError::NotModelled(rule));
+        }
         let (model, _) = BattleModel::new(&self.ruleset, battle, opts.amphibious)?;
         exact::solve(&model, opts, &mut self.workspace)
     }

@@ -48,7 +48,7 @@ impl UnitProfile {
             transport: st.transport_capacity > 0,
             carrier_cost: st.carrier_cost,
             carrier_capacity: st.carrier_capacity,
-            hit_points: 1,
+            hit_points: st.hit_points.max(1),
             loss_key: [loss_order_key(st, true), loss_order_key(st, false)],
         }
     }
@@ -110,6 +110,31 @@ pub(crate) struct BattleModel {
     pub stranded_aircraft_lost: bool,
 }
 
+/// A rule of the unit table that this battle uses and the calculator does
+/// not model yet (issue 10: it says so rather than answer wrongly). Monte
+/// Carlo runs the battle engine, so it models them all.
+pub(crate) fn unmodelled(rs: &Ruleset, battle: &Battle) -> Option<String> {
+    let types: Vec<UnitType> = battle.attackers.iter().chain(battle.defenders.iter()).map(|(t, _)| t).collect();
+    for t in &types {
+        let st = rs.stats(*t);
+        let what = if st.support.is_some() {
+            "support (artillery raising infantry)"
+        } else if st.anti_submarine {
+            "anti-submarine units (destroyers)"
+        } else if st.first_strike == warboard_rules::ruleset::FirstStrike::Both {
+            "defending first strikes"
+        } else if st.defenseless {
+            "defenseless units"
+        } else if st.submarine && rs.options.air_needs_anti_submarine {
+            "submarines that aircraft hit only with a destroyer"
+        } else {
+            continue;
+        };
+        return Some(format!("{what} ({t} in this battle)"));
+    }
+    None
+}
+
 /// Whether a unit type fights (AA guns and factories never do).
 fn is_combatant(rs: &Ruleset, t: UnitType) -> bool {
     rs.stats(t).is_combatant()
@@ -120,6 +145,7 @@ impl BattleModel {
     /// Errors are the engine's own (what cannot be set up), plus attackers
     /// that cannot attack.
     pub fn new(rs: &Arc<Ruleset>, battle: &Battle, amphibious: bool) -> Result<(BattleModel, Standalone), CalcError> {
+
         let spec = BattleSpec { attackers: battle.attackers.to_pairs(), defenders: battle.defenders.to_pairs(), amphibious };
         let standalone = build(rs.clone(), &spec).map_err(CalcError::Impossible)?;
         let mut profiles = [ABSENT; TYPES];
