@@ -116,7 +116,8 @@ pub(crate) struct BattleModel {
 pub(crate) fn unmodelled(rs: &Ruleset, battle: &Battle) -> Option<String> {
     let types: Vec<UnitType> = battle.attackers.iter().chain(battle.defenders.iter()).map(|(t, _)| t).collect();
     for t in &types {
-        let st = rs.stats(*t);
+        // A type the ruleset lacks is refused by the model, with its reason.
+        let Some(st) = rs.unit(*t) else { continue };
         let what = if st.support.is_some() {
             "support (artillery raising infantry)"
         } else if st.anti_submarine {
