@@ -266,8 +266,11 @@ fn choose_casualties(rule: &LossRule, state: &GameState, candidates: &[UnitId], 
             comp[c] += 1;
         }
     }
-    let mut order: Vec<UnitId> = Vec::with_capacity(candidates.len());
-    while let Some(class) = rule.next_hit(&comp, Pool::All) {
+    // With one group of hits only as many as it scores are needed.
+    let needed = if choice.groups.len() == 1 { choice.hits() as usize } else { candidates.len() };
+    let mut order: Vec<UnitId> = Vec::with_capacity(needed);
+    while order.len() < needed {
+        let Some(class) = rule.next_hit(&comp, Pool::All) else { break };
         comp[class] -= 1;
         match candidates.iter().find(|id| class_of(id) == Some(class) && !order.contains(id)) {
             Some(id) => order.push(*id),

@@ -21,53 +21,50 @@ fn is_cargo(rs: &Ruleset, s: &GameState, u: &Unit, attacking: bool) -> bool {
 /// apart from cargo, AA guns and factories. In a land battle ships are never
 /// there (they bombard from the sea zone and cannot be hit, DAAK 3.5(b)).
 pub fn attackers(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
-    let mut v: Vec<&Unit> = s
-        .units
-        .iter()
-        .filter(|u| u.at == b.at && u.owner == b.attacker && rs.stats(u.kind).is_combatant())
-        .filter(|u| !is_cargo(rs, s, u, true))
-        .filter(|u| match b.kind {
-            BattleKind::Bombing => u.flags.bombing,
-            _ => !u.flags.bombing,
-        })
-        .collect();
-    v.sort_by_key(|u| (u.kind, u.id));
-    v.into_iter().map(|u| u.id).collect()
+    side_units(rs, s, b, BattleSide::Attacker, true).into_iter().map(|u| u.id).collect()
 }
 
 /// The defending units: every enemy unit there that can fight (not AA guns
 /// or factories, DAAK 3.1(c); not cargo, DAAK 3.2(f)).
 pub fn defenders(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
+    side_units(rs, s, b, BattleSide::Defender, true).into_iter().map(|u| u.id).collect()
+}
+
+/// One side's units in the battle, in battle order (unit table, then id)
+/// when `sorted` (the order of the board otherwise: cheaper, for sets).
+fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, sorted: bool) -> Vec<&'s Unit> {
+    let attacking = side == BattleSide::Attacker;
     let mut v: Vec<&Unit> = s
         .units
         .iter()
-        .filter(|u| u.at == b.at && !rs.allied(u.owner, b.attacker) && rs.stats(u.kind).is_combatant())
-        .filter(|u| !is_cargo(rs, s, u, false))
+        .filter(|u| u.at == b.at && rs.stats(u.kind).is_combatant())
+        .filter(|u| if attacking { u.owner == b.attacker } else { !rs.allied(u.owner, b.attacker) })
+        .filter(|u| !is_cargo(rs, s, u, attacking))
+        .filter(|u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
         .collect();
-    v.sort_by_key(|u| (u.kind, u.id));
-    v.into_iter().map(|u| u.id).collect()
+    if sorted {
+        v.sort_by_key(|u| (u.kind, u.id));
+    }
+    v
 }
 
 /// The units of `side` that hits with these targets may take: not those
 /// already marked to go (DAAK 3.5(a)) or struck by a first strike. A unit
 /// with hit points left beyond one appears once per hit it can still take.
 pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, targets: Targets) -> Vec<UnitId> {
-    let units = match side {
-        BattleSide::Attacker => attackers(rs, s, b),
-        BattleSide::Defender => defenders(rs, s, b),
-    };
     let mut out = Vec::new();
-    for id in units {
-        if b.dying.contains(&id) || b.struck.contains(&id) {
+    // The order does not matter: choices sort their candidates.
+    for u in side_units(rs, s, b, side, false) {
+        if b.dying.contains(&u.id) || b.struck.contains(&u.id) {
             continue;
         }
-        let u = s.unit(id).unwrap();
         let st = rs.stats(u.kind);
         if (targets.only_air && !st.is_air()) || (targets.no_air && st.is_air()) || (targets.no_submarines && st.submarine) {
             continue;
         }
-        for _ in 0..st.hit_points.saturating_sub(u.hits).max(1) {
-            out.push(id);
+        out.push(u.id);
+        for _ in 1..st.hit_points.saturating_sub(u.hits) {
+            out.push(u.id);
         }
     }
     out
@@ -104,6 +101,9 @@ impl CasualtyChoice {
 
     /// How many hits must be taken: the most the groups can score together.
     pub fn hits(&self) -> u32 {
+        if let [(hits, eligible)] = self.groups.as_slice() {
+            return (*hits).min(eligible.len() as u32);
+        }
         let mut order = Vec::new();
         for u in self.candidates() {
             order.extend(std::iter::repeat_n(u, self.room(u)));
@@ -114,6 +114,10 @@ impl CasualtyChoice {
     /// Whether `chosen` (a unit named once per hit it takes) can be shared
     /// out among the groups.
     pub fn admits(&self, chosen: &[UnitId]) -> bool {
+        if let [(hits, eligible)] = self.groups.as_slice() {
+            return chosen.len() as u32 <= *hits
+                && chosen.iter().all(|u| chosen.iter().filter(|x| *x == u).count() <= eligible.iter().filter(|x| *x == u).count());
+        }
         if chosen.iter().any(|u| chosen.iter().filter(|x| *x == u).count() > self.room(*u)) {
             return false;
         }
@@ -148,6 +152,31 @@ impl CasualtyChoice {
     /// greedy algorithm, optimal on a matroid). A unit may be listed once
     /// per hit it can take.
     pub fn pick_in_order(&self, order: &[UnitId]) -> Vec<UnitId> {
+        if let [(hits, eligible)] = self.groups.as_slice() {
+            // One group (most steps): the first hits of the order that it
+            // may take, each unit at most as often as it is eligible.
+            let mut room: Vec<(UnitId, usize)> = Vec::with_capacity(eligible.len());
+            for u in eligible {
+                match room.iter_mut().rev().find(|(x, _)| x == u) {
+                    Some(r) => r.1 += 1,
+                    None => room.push((*u, 1)),
+                }
+            }
+            room.sort_unstable();
+            let mut chosen: Vec<UnitId> = Vec::new();
+            for u in order {
+                if chosen.len() as u32 >= *hits {
+                    break;
+                }
+                if let Ok(k) = room.binary_search_by_key(u, |r| r.0) {
+                    if room[k].1 > 0 {
+                        room[k].1 -= 1;
+                        chosen.push(*u);
+                    }
+                }
+            }
+            return chosen;
+        }
         let mut chosen: Vec<UnitId> = Vec::new();
         for u in order {
             chosen.push(*u);
@@ -163,6 +192,14 @@ impl CasualtyChoice {
     /// The greedy pick by likeness ascending and descending agree exactly
     /// when every legal set has the same likeness multiset.
     pub fn is_real_choice(&self, s: &GameState) -> bool {
+        if let [(hits, eligible)] = self.groups.as_slice() {
+            // One group: a choice unless every hit is taken or all are alike.
+            if *hits as usize >= eligible.len() || *hits == 0 {
+                return false;
+            }
+            let first = likeness(s, eligible[0]);
+            return eligible.iter().any(|c| likeness(s, *c) != first);
+        }
         let mut order = Vec::new();
         for u in self.candidates() {
             order.extend(std::iter::repeat_n(u, self.room(u)));

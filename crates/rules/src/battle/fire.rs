@@ -58,7 +58,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 Stage::SubStrike
             }
             Stage::SubStrike => {
-                let strikers = first_strikers(ctx, &b, BattleSide::Attacker);
+                let any = ctx.rs.unit_types().any(|u| u.first_strike != FirstStrike::None);
+                let strikers = if any { first_strikers(ctx, &b, BattleSide::Attacker) } else { Vec::new() };
                 if !strikers.is_empty() {
                     let groups = fire_groups(ctx, &b, &strikers, true, "attacking submarines")?;
                     pend(ctx, i, BattleSide::Defender, &groups, Removal::AfterFirstStrikes);
@@ -66,7 +67,8 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 Stage::DefenderStrike
             }
             Stage::DefenderStrike => {
-                let strikers = first_strikers(ctx, &b, BattleSide::Defender);
+                let any = ctx.rs.unit_types().any(|u| u.first_strike == FirstStrike::Both);
+                let strikers = if any { first_strikers(ctx, &b, BattleSide::Defender) } else { Vec::new() };
                 if !strikers.is_empty() {
                     let groups = fire_groups(ctx, &b, &strikers, false, "defending submarines")?;
                     pend(ctx, i, BattleSide::Attacker, &groups, Removal::Now);
@@ -79,8 +81,9 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 let struck = std::mem::take(&mut ctx.s.battles[i].struck);
                 destroy(ctx, i, &struck);
                 let b = ctx.s.battles[i].clone();
-                let strikers = first_strikers(ctx, &b, BattleSide::Attacker);
-                let firing: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !strikers.contains(id)).collect();
+                let all = attackers(ctx.rs, ctx.s, &b);
+                let strikers = strikers_among(ctx, &b, BattleSide::Attacker, &all);
+                let firing: Vec<UnitId> = all.into_iter().filter(|id| !strikers.contains(id)).collect();
                 let groups = fire_groups(ctx, &b, &firing, true, "attacker")?;
                 pend(ctx, i, BattleSide::Defender, &groups, Removal::EndOfRound);
                 Stage::DefenderFire
@@ -88,8 +91,9 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
             Stage::DefenderFire => {
                 // One roll for all defenders that did not strike first (dice
                 // in unit-table order), in groups by what their hits may take.
-                let strikers = first_strikers(ctx, &b, BattleSide::Defender);
-                let firing: Vec<UnitId> = defenders(ctx.rs, ctx.s, &b).into_iter().filter(|id| !strikers.contains(id)).collect();
+                let all = defenders(ctx.rs, ctx.s, &b);
+                let strikers = strikers_among(ctx, &b, BattleSide::Defender, &all);
+                let firing: Vec<UnitId> = all.into_iter().filter(|id| !strikers.contains(id)).collect();
                 let groups = fire_groups(ctx, &b, &firing, false, "defender")?;
                 pend(ctx, i, BattleSide::Attacker, &groups, Removal::Now);
                 Stage::EndRound
@@ -152,16 +156,25 @@ fn has_anti_submarine(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> boo
 /// submarines attacking or defending), unless the enemy has an
 /// anti-submarine unit in the battle (Europe and Anniversary destroyers).
 fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
-    let (own, enemy) = match side {
-        BattleSide::Attacker => (attackers(ctx.rs, ctx.s, b), BattleSide::Defender),
-        BattleSide::Defender => (defenders(ctx.rs, ctx.s, b), BattleSide::Attacker),
+    let own = match side {
+        BattleSide::Attacker => attackers(ctx.rs, ctx.s, b),
+        BattleSide::Defender => defenders(ctx.rs, ctx.s, b),
     };
-    let strikes = |id: &UnitId| match ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).first_strike {
+    strikers_among(ctx, b, side, &own)
+}
+
+/// Those of `own` (all units of `side` in the battle) that strike first.
+fn strikers_among(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide, own: &[UnitId]) -> Vec<UnitId> {
+    let strikes = |id: &&UnitId| match ctx.rs.stats(ctx.s.unit(**id).unwrap().kind).first_strike {
         FirstStrike::None => false,
         FirstStrike::Attack => side == BattleSide::Attacker,
         FirstStrike::Both => true,
     };
-    let mine: Vec<UnitId> = own.into_iter().filter(strikes).collect();
+    let mine: Vec<UnitId> = own.iter().filter(strikes).copied().collect();
+    let enemy = match side {
+        BattleSide::Attacker => BattleSide::Defender,
+        BattleSide::Defender => BattleSide::Attacker,
+    };
     if mine.is_empty() || has_anti_submarine(ctx, b, enemy) {
         return Vec::new();
     }
@@ -175,16 +188,15 @@ fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<Uni
 pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, id: UnitId) -> Targets {
     let u = s.unit(id).unwrap();
     let st = rs.stats(u.kind);
-    let side_units = if u.owner == b.attacker || rs.allied(u.owner, b.attacker) {
-        attackers(rs, s, b)
-    } else {
-        defenders(rs, s, b)
+    // Asked only where it matters: the side's units are a walk of the board.
+    let spotted = || {
+        let side_units = if rs.allied(u.owner, b.attacker) { attackers(rs, s, b) } else { defenders(rs, s, b) };
+        side_units.iter().any(|o| rs.stats(s.unit(*o).unwrap().kind).anti_submarine)
     };
-    let spotted = side_units.iter().any(|o| rs.stats(s.unit(*o).unwrap().kind).anti_submarine);
     Targets {
         only_air: false,
         no_air: st.submarine && !rs.options.submarines_hit_aircraft,
-        no_submarines: st.is_air() && rs.options.air_needs_anti_submarine && !spotted,
+        no_submarines: st.is_air() && rs.options.air_needs_anti_submarine && !spotted(),
     }
 }
 
@@ -192,8 +204,21 @@ pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, 
 fn fire_groups(ctx: &mut Ctx<'_>, b: &super::Battle, firing: &[UnitId], attacking: bool, who: &str) -> Result<Vec<HitGroup>, RuleError> {
     let scored = roll_each(ctx, firing, attacking, who)?;
     let mut groups: Vec<HitGroup> = Vec::new();
+    // Units of one type on one side share their targets: ask once a type.
+    let mut known: Vec<(crate::ids::UnitType, Targets)> = Vec::new();
     for (id, hits) in scored {
-        let targets = targets_of(ctx.rs, ctx.s, b, id);
+        if hits == 0 {
+            continue;
+        }
+        let kind = ctx.s.unit(id).unwrap().kind;
+        let targets = match known.iter().find(|(k, _)| *k == kind) {
+            Some((_, t)) => *t,
+            None => {
+                let t = targets_of(ctx.rs, ctx.s, b, id);
+                known.push((kind, t));
+                t
+            }
+        };
         match groups.iter_mut().find(|g| g.targets == targets) {
             Some(g) => g.hits += hits,
             None => groups.push(HitGroup { targets, hits }),
@@ -280,12 +305,12 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
     Ok(scored)
 }
 
-/// Leaves hits waiting for casualties; hits no unit can take are lost.
+/// Leaves hits waiting for casualties (hits no unit can take are lost when
+/// they are taken: [`CasualtyChoice::hits`]).
 pub(crate) fn pend(ctx: &mut Ctx<'_>, i: usize, chooser: BattleSide, groups: &[HitGroup], removal: Removal) {
     let groups: Vec<HitGroup> = groups.iter().copied().filter(|g| g.hits > 0).collect();
-    let p = PendingHits { chooser, groups, removal };
-    if CasualtyChoice::of(ctx.rs, ctx.s, &ctx.s.battles[i], chooser, &p.groups).hits() > 0 {
-        ctx.s.battles[i].pending = Some(p);
+    if !groups.is_empty() {
+        ctx.s.battles[i].pending = Some(PendingHits { chooser, groups, removal });
     }
 }
 
