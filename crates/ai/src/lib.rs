@@ -74,5 +74,5 @@ pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dy
             }
         }
     }
-    GameOutcome { winner: game.state.winner, rounds: game.state.round, actions }
+    GameOutcome { winner: game.state.winner.as_ref().and_then(|w| w.team.as_deref()).and_then(Side::parse), rounds: game.state.round, actions }
 }

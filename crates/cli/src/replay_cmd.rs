@@ -16,8 +16,8 @@ pub fn run(path: &Path) -> Result<String, String> {
     }
     let s = record.state();
     let rs = &record.game().ruleset;
-    let outcome = match s.winner {
-        Some(side) => format!("the {} have won", side.name()),
+    let outcome = match &s.winner {
+        Some(w) => format!("the {} have won", w.describe(|p| rs.power(p).id.clone())),
         None => format!("round {}, {}'s turn, {} phase", s.round, rs.powers[s.turn.index()].id, s.phase.name().replace('_', " ")),
     };
     out.push_str(&format!("\n{} actions; the game stands at: {outcome}\n", record.log().len()));

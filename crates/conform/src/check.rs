@@ -110,9 +110,25 @@ pub fn check(loaded: &Loaded, c: &Value) -> Result<(), String> {
                 }
             }
             "winner" => {
-                let have = s.winner.map(|w| w.name());
-                if want.as_str() != have {
-                    return Err(format!("winner: expected {want}, found {}", have.unwrap_or("null")));
+                // A side or team by name, or (v2) a list of powers compared
+                // as a set; null while the game goes on.
+                let have = s.winner.as_ref();
+                let ok = match (want, have) {
+                    (Value::Null, None) => true,
+                    (Value::String(name), Some(w)) => w.team.as_deref() == Some(name.as_str()),
+                    (Value::Array(list), Some(w)) => {
+                        let mut want_powers = list.iter().map(|p| case::power(game, p)).collect::<Result<Vec<_>, _>>()?;
+                        let mut have_powers = w.powers.clone();
+                        want_powers.sort();
+                        want_powers.dedup();
+                        have_powers.sort();
+                        want_powers == have_powers
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    let found = have.map(|w| w.describe(|p| rs.power(p).id.clone())).unwrap_or_else(|| "null".into());
+                    return Err(format!("winner: expected {want}, found {found}"));
                 }
             }
             "battle" => {

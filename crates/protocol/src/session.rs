@@ -96,7 +96,8 @@ impl Session {
         }
         match self.record.game().actor() {
             Actor::Terminal => {
-                let winner = state.winner.map(|w| w.name()).unwrap_or("nobody");
+                let rs = &self.record.game().ruleset;
+                let winner = state.winner.as_ref().map(|w| w.describe(|p| rs.power(p).id.clone())).unwrap_or_else(|| "nobody".into());
                 return Err(Failure::new("game/over", format!("the game is over: the {winner} have won")));
             }
             Actor::Power(p) if !self.client.contains(&p) => {

@@ -118,7 +118,12 @@ pub fn event_json(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
         Event::LostUnplaced { units } => json!({"event": "lost_unplaced", "power": p(&before.turn), "units": counts(units)}),
         Event::Developed { power, development } => json!({"event": "developed", "power": p(power), "development": development}),
         Event::Income { power, amount } => json!({"event": "income", "power": p(power), "amount": amount}),
-        Event::Victory { side, reason } => json!({"event": "victory", "side": side.name(), "reason": reason}),
+        Event::Victory { winner, reason } => json!({
+            "event": "victory",
+            "side": winner.team,
+            "powers": winner.powers.iter().map(p).collect::<Vec<_>>(),
+            "reason": reason,
+        }),
     }
 }
 
@@ -241,8 +246,8 @@ pub struct Summary {
 }
 
 pub(crate) fn decision_view(rs: &Ruleset, s: &GameState) -> DecisionView {
-    if let Some(side) = s.winner {
-        return DecisionView::GameOver { winner: side.name().into() };
+    if let Some(w) = &s.winner {
+        return DecisionView::GameOver { winner: w.describe(|p| power(rs, p)) };
     }
     match battle::decision(rs, s) {
         None => DecisionView::Phase { phase: s.phase.name().into() },
@@ -281,7 +286,7 @@ pub(crate) fn summary(record: &Record, client: &[PowerId], awaiting: Awaiting) -
         phase: s.phase.name().into(),
         actor,
         awaiting,
-        winner: s.winner.map(|w| w.name().into()),
+        winner: s.winner.as_ref().map(|w| w.describe(|p| power(rs, p))),
         decision: decision_view(rs, s),
         ipcs: rs.power_ids().map(|p| (power(rs, p), s.ipcs[p.index()])).collect(),
         purchased: s.purchased.iter().map(|(k, n)| (k.name().to_string(), *n)).collect(),

@@ -242,6 +242,8 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             let bank = after.ipcs.get(p.index()).copied().unwrap_or(0);
             (Topic::Income, format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)))
         }
-        Event::Victory { side, reason } => (Topic::Victory, format!("VICTORY for the {}: {reason}", side.name())),
+        Event::Victory { winner, reason } => {
+            (Topic::Victory, format!("VICTORY for the {}: {reason}", winner.describe(|p| power(rs, p).to_string())))
+        }
     })
 }

@@ -3,7 +3,7 @@
 
 use crate::battle::BattleResult;
 use crate::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
-use crate::state::{Development, Phase};
+use crate::state::{Development, Phase, Winner};
 use serde::{Deserialize, Serialize};
 
 /// One action, in the vocabulary of FORMAT.md, with units already resolved
@@ -52,7 +52,7 @@ pub enum Event {
     LostUnplaced { units: Vec<(UnitType, u32)> },
     Developed { power: PowerId, development: String },
     Income { power: PowerId, amount: i32 },
-    Victory { side: Side, reason: String },
+    Victory { winner: Winner, reason: String },
 }
 
 /// A rejected action: a stable code (for programs) and a sentence naming

@@ -162,12 +162,19 @@ pub struct GameState {
     pub battles: Vec<Battle>,
     /// Weapons developments each power has (bit i: chart number i+1).
     pub developments: Vec<u8>,
-    pub winner: Option<Side>,
+    /// Who plays with whom: teammates share spaces and win together
+    /// (FORMAT.md v2). It starts as the ruleset's sides.
+    pub teams: Teams,
+    pub winner: Option<Winner>,
     /// A number that grows with every change (DESIGN.md: stale-state checks).
     pub seq: u64,
 }
 
 impl GameState {
+    /// Whether two powers are on one team (a power is its own ally).
+    pub fn allied(&self, a: PowerId, b: PowerId) -> bool {
+        self.teams.allied(a, b)
+    }
     /// Where `turn` stands in this round's order.
     pub fn turn_index(&self) -> usize {
         self.order.iter().position(|p| *p == self.turn).unwrap_or(0)
@@ -215,6 +222,57 @@ impl GameState {
     }
     pub fn has_development(&self, p: PowerId, d: Development) -> bool {
         self.developments[p.index()] & (1 << d as u8) != 0
+    }
+}
+
+/// The teams of a game, by name, and each power's team (a power on no team
+/// plays alone: Alternative's `independent`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Teams {
+    pub names: Vec<String>,
+    /// Per power (by index): its team, as an index into `names`.
+    pub of: Vec<Option<u8>>,
+}
+
+impl Teams {
+    /// The ruleset's two sides as teams.
+    pub fn from_sides(sides: &[Side]) -> Teams {
+        let names = vec![Side::Axis.name().to_string(), Side::Allies.name().to_string()];
+        Teams { names, of: sides.iter().map(|s| Some(if *s == Side::Axis { 0 } else { 1 })).collect() }
+    }
+    pub fn allied(&self, a: PowerId, b: PowerId) -> bool {
+        a == b || (self.of[a.index()].is_some() && self.of[a.index()] == self.of[b.index()])
+    }
+    /// The team of a power, by name.
+    pub fn team_of(&self, p: PowerId) -> Option<&str> {
+        self.of[p.index()].map(|t| self.names[t as usize].as_str())
+    }
+    /// The powers on a team, in power order.
+    pub fn members(&self, name: &str) -> Vec<PowerId> {
+        let Some(t) = self.names.iter().position(|n| n == name) else { return Vec::new() };
+        (0..self.of.len()).filter(|i| self.of[*i] == Some(t as u8)).map(|i| PowerId(i as u8)).collect()
+    }
+}
+
+/// Who won: a team (classic's "axis" or "allies") and its powers, or, where
+/// the ruleset names winners power by power (Alternative), the powers alone.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Winner {
+    pub team: Option<String>,
+    pub powers: Vec<PowerId>,
+}
+
+impl Winner {
+    /// A team as it stands in `teams`.
+    pub fn team(teams: &Teams, name: &str) -> Winner {
+        Winner { team: Some(name.to_string()), powers: teams.members(name) }
+    }
+    /// For messages: the team's name, or the powers' ids.
+    pub fn describe(&self, power_id: impl Fn(PowerId) -> String) -> String {
+        match &self.team {
+            Some(t) => t.clone(),
+            None => self.powers.iter().map(|p| power_id(*p)).collect::<Vec<_>>().join(", "),
+        }
     }
 }
 

@@ -247,3 +247,18 @@ fn defenseless_transports_are_removed_without_dice() {
     assert_eq!(g.state.battles[0].result, BattleResult::AttackerWon);
     assert_eq!(count(&g, "S2", "blue", Transport), 0);
 }
+
+#[test]
+fn teams_live_in_the_state_and_win_together() {
+    let mut g = Game::standard(testland(None, &[]));
+    let (red, blue, green) = (p(&g, "red"), p(&g, "blue"), p(&g, "green"));
+    assert_eq!(g.state.teams.team_of(green), Some("allies"), "teams start as the ruleset's sides");
+    assert!(g.state.allied(blue, green) && !g.state.allied(red, green));
+    // Teams are the state's: a change of sides is a change of the state.
+    g.state.teams.of[green.index()] = None;
+    assert!(!g.state.allied(blue, green) && g.relations().enemies(blue, green));
+    g.state.teams.of[green.index()] = Some(1);
+    g.apply(&Action::Surrender { side: warboard_rules::Side::Axis }, &mut FixedDice(6)).unwrap();
+    let w = g.state.winner.clone().unwrap();
+    assert_eq!((w.team.as_deref(), w.powers), (Some("allies"), vec![blue, green]));
+}

@@ -117,8 +117,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         format!("bank {} IPCs", s.ipcs[turn.index()]),
         format!("income {}", game.income(turn)),
     ];
-    match (s.winner, session.actor()) {
-        (Some(side), _) => parts.push(format!("GAME OVER: the {} win", side.name())),
+    match (&s.winner, session.actor()) {
+        (Some(w), _) => parts.push(format!("GAME OVER: the {} win", w.describe(|p| game.ruleset.power(p).id.clone()))),
         (None, Some(p)) => {
             let who = if session.is_human(p) { "you" } else { "computer" };
             parts.push(format!("decision: {} ({who})", session.power_name(p)));

@@ -12,7 +12,7 @@ pub fn lines(session: &Session) -> Vec<String> {
     let game = session.game();
     let mut out = Vec::new();
     let Some(p) = session.actor() else {
-        let winner = game.state.winner.map(|s| s.name()).unwrap_or("nobody");
+        let winner = game.state.winner.as_ref().map(|w| w.describe(|p| game.ruleset.power(p).id.clone())).unwrap_or_else(|| "nobody".into());
         out.push(format!("The game is over: the {winner} have won."));
         out.push("save FILE to keep it, quit to leave".into());
         return out;

@@ -38,7 +38,7 @@ fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, 
         .units
         .iter()
         .filter(|u| u.at == b.at && rs.stats(u.kind).is_combatant())
-        .filter(|u| if attacking { u.owner == b.attacker } else { !rs.allied(u.owner, b.attacker) })
+        .filter(|u| if attacking { u.owner == b.attacker } else { !s.allied(u.owner, b.attacker) })
         .filter(|u| !is_cargo(rs, s, u, attacking))
         .filter(|u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
         .collect();

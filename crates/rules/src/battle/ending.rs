@@ -62,7 +62,7 @@ pub(crate) fn end(ctx: &mut Ctx<'_>, i: usize, result: BattleResult) {
 fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
     let b = ctx.s.battles[i].clone();
     let rs = ctx.rs;
-    let defending_powers: Vec<PowerId> = rs.power_ids().filter(|p| !rs.allied(*p, b.attacker)).collect();
+    let defending_powers: Vec<PowerId> = rs.power_ids().filter(|p| !ctx.s.allied(*p, b.attacker)).collect();
     let mut fighters: Vec<UnitId> = ctx
         .s
         .units

@@ -190,7 +190,7 @@ pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, 
     let st = rs.stats(u.kind);
     // Asked only where it matters: the side's units are a walk of the board.
     let spotted = || {
-        let side_units = if rs.allied(u.owner, b.attacker) { attackers(rs, s, b) } else { defenders(rs, s, b) };
+        let side_units = if s.allied(u.owner, b.attacker) { attackers(rs, s, b) } else { defenders(rs, s, b) };
         side_units.iter().any(|o| rs.stats(s.unit(*o).unwrap().kind).anti_submarine)
     };
     Targets {

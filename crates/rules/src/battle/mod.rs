@@ -176,12 +176,12 @@ pub fn current(s: &GameState) -> Option<usize> {
 }
 
 /// The power whose decision a battle waits for, if any.
-pub fn awaiting(rs: &Ruleset, s: &GameState) -> Option<PowerId> {
+pub fn awaiting(_rs: &Ruleset, s: &GameState) -> Option<PowerId> {
     let b = &s.battles[current(s)?];
     let defender = || {
         s.control[b.at.index()]
-            .filter(|p| !rs.allied(*p, b.attacker))
-            .or_else(|| s.units.iter().find(|u| u.at == b.at && !rs.allied(u.owner, b.attacker)).map(|u| u.owner))
+            .filter(|p| !s.allied(*p, b.attacker))
+            .or_else(|| s.units.iter().find(|u| u.at == b.at && !s.allied(u.owner, b.attacker)).map(|u| u.owner))
             .unwrap_or(b.attacker)
     };
     Some(match b.stage {

@@ -16,7 +16,7 @@ impl Ctx<'_> {
         // case the liberator captures it (DAAK 5.2(b)). A formerly neutral
         // country has no original owner: it is always conquered (DAAK 2.7(d)).
         let original = space.original_owner;
-        let liberating = original.filter(|o| *o != by && rs.allied(*o, by));
+        let liberating = original.filter(|o| *o != by && self.s.allied(*o, by));
         let new_owner = match liberating {
             Some(o) if space.capital_of == Some(o) || !self.rel().capital_lost(o) => o,
             _ => by,
@@ -25,9 +25,10 @@ impl Ctx<'_> {
         self.s.conquered[t.index()] = true;
         // Factories and AA guns go to the new controller (DAAK 3.1(e));
         // a captured AA gun may not move this turn (DAAK 4.4(b)).
+        let teams = self.s.teams.clone();
         for u in self.s.units.iter_mut().filter(|u| u.at == t) {
             let st = rs.stats(u.kind);
-            if (st.factory || st.anti_aircraft > 0) && !rs.allied(u.owner, by) {
+            if (st.factory || st.anti_aircraft > 0) && !teams.allied(u.owner, by) {
                 u.owner = new_owner;
                 if st.anti_aircraft > 0 {
                     u.flags.captured = true;
@@ -41,7 +42,7 @@ impl Ctx<'_> {
         }
         // Taking an enemy's capital takes its bank.
         if let Some(victim) = space.capital_of {
-            if from == Some(victim) && !rs.allied(victim, by) {
+            if from == Some(victim) && !self.s.allied(victim, by) {
                 let amount = self.s.ipcs[victim.index()];
                 self.s.ipcs[victim.index()] = 0;
                 self.s.ipcs[by.index()] += amount;
@@ -55,7 +56,7 @@ impl Ctx<'_> {
                     let sp = rs.map.space(other);
                     let holder = self.s.control[other.index()];
                     if sp.original_owner == Some(victim)
-                        && holder.is_some_and(|h| h != victim && rs.allied(h, victim))
+                        && holder.is_some_and(|h| h != victim && self.s.allied(h, victim))
                     {
                         self.s.control[other.index()] = Some(victim);
                         for u in self.s.units.iter_mut().filter(|u| u.at == other) {

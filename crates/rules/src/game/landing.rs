@@ -36,7 +36,7 @@ impl Ctx<'_> {
         let rs = self.rs;
         let mut room = 0i32;
         for u in self.s.units_at(zone) {
-            if !rs.allied(p, u.owner) || moving.contains(&u.id) {
+            if !self.s.allied(p, u.owner) || moving.contains(&u.id) {
                 continue;
             }
             let st = rs.stats(u.kind);
@@ -137,14 +137,14 @@ impl Ctx<'_> {
             let mut carriers: Vec<(UnitId, PowerId, i32)> = self
                 .s
                 .units_at(z)
-                .filter(|u| rs.allied(p, u.owner) && rs.stats(u.kind).carrier_capacity > 0 && !u.flags.new)
+                .filter(|u| self.s.allied(p, u.owner) && rs.stats(u.kind).carrier_capacity > 0 && !u.flags.new)
                 .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity as i32))
                 .collect();
             carriers.sort_by_key(|c| (c.1 != p, c.0));
             let others_need: i32 = self
                 .s
                 .units_at(z)
-                .filter(|u| u.owner != p && rs.allied(p, u.owner) && rs.stats(u.kind).is_air())
+                .filter(|u| u.owner != p && self.s.allied(p, u.owner) && rs.stats(u.kind).is_air())
                 .map(|u| rs.stats(u.kind).carrier_cost as i32)
                 .sum();
             // Other powers' fighters fill their own carriers first.

@@ -64,6 +64,7 @@ impl Game {
             neutral_fees: 0,
             battles: Vec::new(),
             developments: vec![0; powers],
+            teams: crate::state::Teams::from_sides(&ruleset.powers.iter().map(|p| p.side).collect::<Vec<_>>()),
             winner: None,
             seq: 0,
         };
@@ -177,6 +178,14 @@ impl Game {
     /// The power an action is taken by, or why `power` may not take it.
     fn check_actor(&self, power: Option<PowerId>, action: &Action) -> Result<PowerId, RuleError> {
         let rs = &self.ruleset;
+        if let Action::Surrender { side } = action {
+            // A side may give up at any time, by any power of it.
+            return match power {
+                None => Ok(self.state.turn),
+                Some(p) if self.state.teams.team_of(p) == Some(side.name()) => Ok(p),
+                Some(p) => reject("action/not-your-turn", format!("{} is not on the {} side", rs.power(p).id, side.name())),
+            };
+        }
         if self.round_phase() {
             let actors = self.actors();
             return match power {
@@ -189,17 +198,10 @@ impl Game {
         }
         let Some(p) = power else { return Ok(self.state.turn) };
         let name = |p: PowerId| rs.power(p).id.as_str();
-        if let Action::Surrender { side } = action {
-            // A side may give up at any time, by any power of it.
-            if rs.side(p) != *side {
-                return reject("action/not-your-turn", format!("{} is not on the {} side", name(p), side.name()));
-            }
-            return Ok(p);
-        }
         let decision = matches!(action, Action::Casualties { .. } | Action::Continue | Action::Retreat { .. } | Action::Submerge { .. });
         match crate::battle::awaiting(rs, &self.state).filter(|_| decision) {
             // A battle decision may name any power of the side asked.
-            Some(asked) if rs.allied(p, asked) => Ok(self.state.turn),
+            Some(asked) if self.state.allied(p, asked) => Ok(self.state.turn),
             Some(asked) => {
                 let at = crate::battle::current(&self.state).map(|i| rs.map.name(self.state.battles[i].at)).unwrap_or("?");
                 reject("action/not-your-turn", format!("the battle at {at} waits for {} or an ally, not {}", name(asked), name(p)))
@@ -223,12 +225,14 @@ impl Ctx<'_> {
     }
 
     fn apply(&mut self, action: &Action) -> Result<(), RuleError> {
-        if let Some(side) = self.s.winner {
-            return reject("game/over", format!("the game is over: the {} have won", side.name()));
+        if let Some(w) = &self.s.winner {
+            let rs = self.rs;
+            return reject("game/over", format!("the game is over: {} won", w.describe(|p| rs.power(p).id.clone())));
         }
         if let Action::Surrender { side } = action {
-            self.s.winner = Some(side.other());
-            self.events.push(Event::Victory { side: side.other(), reason: format!("the {} surrendered", side.name()) });
+            let winner = crate::state::Winner::team(&self.s.teams, side.other().name());
+            self.events.push(Event::Victory { winner: winner.clone(), reason: format!("the {} surrendered", side.name()) });
+            self.s.winner = Some(winner);
             return Ok(());
         }
         let phase = self.s.phase;

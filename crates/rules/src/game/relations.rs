@@ -13,14 +13,14 @@ pub struct Relations<'a> {
 
 impl<'a> Relations<'a> {
     pub fn enemies(&self, a: PowerId, b: PowerId) -> bool {
-        !self.rs.allied(a, b)
+        !self.s.allied(a, b)
     }
     pub fn domain(&self, u: &Unit) -> Domain {
         self.rs.stats(u.kind).domain
     }
     /// Land controlled by `p` or an ally.
     pub fn friendly_land(&self, p: PowerId, t: SpaceId) -> bool {
-        self.rs.map.is_land(t) && self.s.control[t.index()].is_some_and(|q| self.rs.allied(p, q))
+        self.rs.map.is_land(t) && self.s.control[t.index()].is_some_and(|q| self.s.allied(p, q))
     }
     /// Land controlled by an enemy of `p`.
     pub fn enemy_land(&self, p: PowerId, t: SpaceId) -> bool {
@@ -38,14 +38,14 @@ impl<'a> Relations<'a> {
     /// may land (DAAK 4.4(c)) and factories produce.
     pub fn friendly_since_start(&self, p: PowerId, t: SpaceId) -> bool {
         self.friendly_land(p, t)
-            && self.s.start_control[t.index()].is_some_and(|q| self.rs.allied(p, q))
+            && self.s.start_control[t.index()].is_some_and(|q| self.s.allied(p, q))
             && !self.s.conquered[t.index()]
     }
 
     /// Units at a space owned by enemies of `p` (cargo included).
     pub fn enemy_units(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
-        let rs = self.rs;
-        self.s.units.iter().filter(move |u| u.at == at && !rs.allied(p, u.owner))
+        let s = self.s;
+        s.units.iter().filter(move |u| u.at == at && !s.allied(p, u.owner))
     }
     /// Enemy units that defend a space: not AA guns or factories (DAAK 3.1(c),
     /// (f)) and not transport cargo (DAAK 3.2(f)); fighters aboard a carrier
@@ -84,7 +84,7 @@ impl<'a> Relations<'a> {
             Some(c) => c
                 .controlled_by
                 .iter()
-                .all(|t| self.s.start_control[t.index()].is_some_and(|q| self.rs.allied(p, q))),
+                .all(|t| self.s.start_control[t.index()].is_some_and(|q| self.s.allied(p, q))),
         }
     }
 

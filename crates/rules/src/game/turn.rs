@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::action::{reject, Event, RuleError};
 use crate::battle::BattleResult;
 use crate::ids::{PowerId, Side};
-use crate::state::Phase;
+use crate::state::{Phase, Winner};
 
 impl Ctx<'_> {
     pub fn end_phase(&mut self) -> Result<(), RuleError> {
@@ -171,13 +171,15 @@ impl Ctx<'_> {
     fn check_victory(&mut self) {
         let rel = self.rel();
         // A power without a capital gives none to take.
-        let holds = |side: Side, p: PowerId| {
-            self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| self.rs.side(q) == side))
+        let teams = &self.s.teams;
+        let holds = |team: &str, p: PowerId| {
+            self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| teams.team_of(q) == Some(team)))
         };
-        let allies: Vec<PowerId> = self.rs.power_ids().filter(|p| self.rs.side(*p) == Side::Allies).collect();
-        let axis: Vec<PowerId> = self.rs.power_ids().filter(|p| self.rs.side(*p) == Side::Axis && self.rs.power(*p).capital.is_some()).collect();
-        let allied_capitals_taken = allies.iter().filter(|p| holds(Side::Axis, **p)).count();
-        let axis_capitals_taken = axis.iter().filter(|p| holds(Side::Allies, **p)).count();
+        let (axis_name, allies_name) = (Side::Axis.name(), Side::Allies.name());
+        let allies: Vec<PowerId> = teams.members(allies_name);
+        let axis: Vec<PowerId> = teams.members(axis_name).into_iter().filter(|p| self.rs.power(*p).capital.is_some()).collect();
+        let allied_capitals_taken = allies.iter().filter(|p| holds(axis_name, **p)).count();
+        let axis_capitals_taken = axis.iter().filter(|p| holds(allies_name, **p)).count();
         let last_of_round = self.s.turn_index() + 1 == self.s.order.len();
         let threshold = self.rs.options.axis_economic_victory as i32;
         let axis_value: i32 = axis.iter().map(|p| rel.territory_value(*p)).sum();
@@ -185,17 +187,18 @@ impl Ctx<'_> {
         let win = if !capitals_now {
             None
         } else if allied_capitals_taken >= 2 {
-            Some((Side::Axis, "the Axis hold two Allied capitals".to_string()))
+            Some((axis_name, "the Axis hold two Allied capitals".to_string()))
         } else if !axis.is_empty() && axis_capitals_taken == axis.len() {
-            Some((Side::Allies, "the Allies hold both Axis capitals".to_string()))
+            Some((allies_name, "the Allies hold both Axis capitals".to_string()))
         } else if threshold > 0 && last_of_round && axis_value >= threshold {
-            Some((Side::Axis, format!("the Axis control {axis_value} IPCs of territory (Magic {threshold})")))
+            Some((axis_name, format!("the Axis control {axis_value} IPCs of territory (Magic {threshold})")))
         } else {
             None
         };
-        if let Some((side, reason)) = win {
-            self.s.winner = Some(side);
-            self.events.push(Event::Victory { side, reason });
+        if let Some((team, reason)) = win {
+            let winner = Winner::team(&self.s.teams, team);
+            self.s.winner = Some(winner.clone());
+            self.events.push(Event::Victory { winner, reason });
         }
     }
 

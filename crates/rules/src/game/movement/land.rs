@@ -142,7 +142,7 @@ impl Ctx<'_> {
             let fits = |t: &crate::state::Unit| {
                 self.stats(t.kind).transport_capacity > 0
                     && t.at == sea
-                    && self.rs.allied(p, t.owner)
+                    && self.s.allied(p, t.owner)
                     && !t.flags.transport_unloaded
                     && rel.transport_room(t.id) >= cost
                     && self.s.cargo_of(t.id).all(|c| c.owner == u.owner)
@@ -162,7 +162,7 @@ impl Ctx<'_> {
                     match cands.first() {
                         Some(t) => t.id,
                         None => {
-                            let any = self.s.units.iter().find(|t| t.at == sea && self.stats(t.kind).transport_capacity > 0 && self.rs.allied(p, t.owner));
+                            let any = self.s.units.iter().find(|t| t.at == sea && self.stats(t.kind).transport_capacity > 0 && self.s.allied(p, t.owner));
                             let why = match any {
                                 Some(t) => self.why_transport_unusable(t, &u, sea),
                                 None => format!("there is no friendly transport in {} to board", self.name(sea)),
@@ -192,7 +192,7 @@ impl Ctx<'_> {
         if t.at != sea {
             return format!("that transport is not in {}", self.name(sea));
         }
-        if !self.rs.allied(u.owner, t.owner) {
+        if !self.s.allied(u.owner, t.owner) {
             return "that transport belongs to the enemy".into();
         }
         if t.flags.transport_unloaded {
