@@ -61,9 +61,12 @@ impl Side {
     }
 }
 
-/// Every unit type in warboard's vocabulary (FORMAT.md). A ruleset says
-/// which of them exist in it and what they can do; the order here is the
-/// unit-table order in which units roll dice.
+/// Every unit type in warboard's vocabulary (FORMAT.md: thirteen, and the
+/// Alternative rules' `ship`, `tank` and `plane`). The vocabulary is closed
+/// because FORMAT's is: cases, saves and the protocol name types by these
+/// words. A ruleset says which of them it has, in which order (its unit
+/// table's order is the order units roll dice in: [`crate::Ruleset::rank`])
+/// and what each does (its columns): no behaviour hangs on the variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UnitType {
@@ -80,10 +83,13 @@ pub enum UnitType {
     Battleship,
     AaGun,
     IndustrialComplex,
+    Ship,
+    Tank,
+    Plane,
 }
 
 impl UnitType {
-    pub const ALL: [UnitType; 13] = [
+    pub const ALL: [UnitType; 16] = [
         UnitType::Infantry,
         UnitType::Artillery,
         UnitType::Armor,
@@ -97,6 +103,9 @@ impl UnitType {
         UnitType::Battleship,
         UnitType::AaGun,
         UnitType::IndustrialComplex,
+        UnitType::Ship,
+        UnitType::Tank,
+        UnitType::Plane,
     ];
 
     pub fn name(self) -> &'static str {
@@ -114,6 +123,9 @@ impl UnitType {
             UnitType::Battleship => "battleship",
             UnitType::AaGun => "aa_gun",
             UnitType::IndustrialComplex => "industrial_complex",
+            UnitType::Ship => "ship",
+            UnitType::Tank => "tank",
+            UnitType::Plane => "plane",
         }
     }
 
@@ -137,6 +149,9 @@ impl UnitType {
             UnitType::Battleship => "bb",
             UnitType::AaGun => "aa",
             UnitType::IndustrialComplex => "ic",
+            UnitType::Ship => "ship",
+            UnitType::Tank => "tank",
+            UnitType::Plane => "plane",
         }
     }
 
@@ -150,6 +165,8 @@ impl UnitType {
             ("arty", UnitType::Artillery),
             ("arm", UnitType::Armor),
             ("armour", UnitType::Armor),
+            // Armor's nickname, before the Alternative rules' own `tank`
+            // type: a ruleset-aware lookup comes with that ruleset (issue 13).
             ("tank", UnitType::Armor),
             ("ftr", UnitType::Fighter),
             ("fig", UnitType::Fighter),
@@ -175,8 +192,11 @@ impl UnitType {
         ];
         let key: String = name.trim().to_ascii_lowercase().chars().map(|c| if c == ' ' || c == '-' { '_' } else { c }).collect();
         let find = |k: &str| {
-            UnitType::parse(k)
-                .or_else(|| ALIASES.iter().find(|(a, _)| *a == k || a.replace('_', "") == k.replace('_', "")).map(|(_, t)| *t))
+            ALIASES
+                .iter()
+                .find(|(a, _)| *a == k || a.replace('_', "") == k.replace('_', ""))
+                .map(|(_, t)| *t)
+                .or_else(|| UnitType::parse(k))
                 .or_else(|| UnitType::ALL.into_iter().find(|t| t.name().replace('_', "") == k.replace('_', "")))
         };
         find(&key)
@@ -228,7 +248,8 @@ mod tests {
             assert_eq!(UnitType::from_player_name(name), Some(want), "{name}");
         }
         assert_eq!(UnitType::from_player_name("dragon"), None);
-        for t in UnitType::ALL {
+        // `tank` is armor to players of every built-in ruleset so far.
+        for t in UnitType::ALL.into_iter().filter(|t| *t != UnitType::Tank) {
             assert_eq!(UnitType::from_player_name(t.short()), Some(t));
             assert_eq!(UnitType::from_player_name(t.name()), Some(t));
         }

@@ -262,3 +262,36 @@ fn teams_live_in_the_state_and_win_together() {
     let w = g.state.winner.clone().unwrap();
     assert_eq!((w.team.as_deref(), w.powers), (Some("allies"), vec![blue, green]));
 }
+
+#[test]
+fn dice_follow_the_rulesets_unit_table_order() {
+    use UnitType::{Fighter, Infantry};
+    // The same ruleset with fighters listed before infantry: the fighter
+    // rolls first. Dice 3 then 6: the fighter (3) hits with the 3 and the
+    // infantry (1) misses with the 6, one hit; in the vocabulary's order
+    // (infantry first) both would miss.
+    let text = include_str!("data/testland/ruleset.toml");
+    let ftr_start = text.find("[[unit]]\ntype = \"fighter\"").unwrap();
+    let ftr_end = text[ftr_start..].find("\n\n").unwrap() + ftr_start + 2;
+    let inf_start = text.find("[[unit]]\ntype = \"infantry\"").unwrap();
+    let reordered = format!("{}{}{}{}", &text[..inf_start], &text[ftr_start..ftr_end], &text[inf_start..ftr_start], &text[ftr_end..]);
+    let mut files = files();
+    files.ruleset = Box::leak(reordered.into_boxed_str());
+    let rs = Arc::new(load_scenario(&files, None).unwrap());
+    assert!(rs.rank(Fighter) < rs.rank(Infantry));
+    let mut g = Game::empty(rs);
+    let (red, green) = (p(&g, "red"), p(&g, "green"));
+    let (home, mid) = (at(&g, "RED"), at(&g, "MID"));
+    let inf = g.state.add_unit(Infantry, red, home);
+    let ftr = g.state.add_unit(Fighter, red, home);
+    g.state.add_unit(Infantry, green, mid);
+    g.state.turn = red;
+    g.state.phase = Phase::CombatMove;
+    g.settle_position();
+    for id in [inf, ftr] {
+        g.apply(&Action::Move { units: vec![id], route: vec![home, mid], transport: None, bombing: false }, &mut FixedDice(6)).unwrap();
+    }
+    g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+    g.apply(&Action::Battle { at: mid }, &mut ScriptedDice::new(vec![3, 6, 6])).unwrap();
+    assert_eq!(count(&g, "MID", "green", Infantry), 0, "the fighter rolled the 3");
+}

@@ -43,7 +43,7 @@ fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, 
         .filter(|u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
         .collect();
     if sorted {
-        v.sort_by_key(|u| (u.kind, u.id));
+        v.sort_by_key(|u| (rs.rank(u.kind), u.id));
     }
     v
 }

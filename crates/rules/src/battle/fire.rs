@@ -263,7 +263,7 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
     let mut order: Vec<UnitId> = units.to_vec();
     order.sort_by_key(|id| {
         let u = ctx.s.unit(*id).unwrap();
-        (u.kind, u.id)
+        (ctx.rs.rank(u.kind), u.id)
     });
     let mut supporters: Vec<(crate::ids::UnitType, u8, u32)> = Vec::new();
     if attacking {

@@ -69,7 +69,7 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
         .filter(|u| zones.contains(&u.at) && u.owner == b.attacker && ctx.rs.stats(u.kind).bombard > 0 && !u.flags.fought)
         .map(|u| u.id)
         .collect();
-    ships.sort_by_key(|id| (ctx.s.unit(*id).unwrap().kind, *id));
+    ships.sort_by_key(|id| (ctx.rs.rank(ctx.s.unit(*id).unwrap().kind), *id));
     let mut dice = Vec::new();
     let mut hits = 0;
     for id in &ships {

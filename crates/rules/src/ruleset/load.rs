@@ -578,7 +578,9 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         Options::new(&toml::Table::new(), Vec::new()).expect("no options are valid options")
     });
     let map = Map::new(spaces, canals);
+    let table: Vec<UnitType> = rs.unit.iter().filter_map(|u| UnitType::parse(&u.kind)).collect();
     let mut ruleset = Ruleset {
+        table,
         name: rs.name,
         title: rs.title,
         powers,

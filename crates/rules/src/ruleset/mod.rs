@@ -136,6 +136,8 @@ pub struct Ruleset {
     pub title: String,
     pub powers: Vec<PowerInfo>,
     units: Vec<Option<UnitStats>>,
+    /// The unit table's order: the order units roll dice in (FORMAT.md).
+    table: Vec<UnitType>,
     pub map: Map,
     pub options: Options,
     /// The scenario chosen (`None`: the ruleset's default setup).
@@ -176,7 +178,12 @@ impl Ruleset {
     }
     /// The unit types of this ruleset, in unit-table order.
     pub fn unit_types(&self) -> impl Iterator<Item = &UnitStats> {
-        self.units.iter().flatten()
+        self.table.iter().map(|t| self.stats(*t))
+    }
+    /// A unit type's place in the unit table: units roll dice in this order
+    /// (FORMAT.md), whatever the vocabulary's order.
+    pub fn rank(&self, kind: UnitType) -> usize {
+        self.table.iter().position(|t| *t == kind).unwrap_or(usize::MAX)
     }
     /// A copy with some options changed, by their documented names.
     pub fn with_options<'a>(
