@@ -161,3 +161,12 @@ fn options_are_named_and_checked() {
     assert!(o.set("no_such_option", &toml::Value::Boolean(true)).unwrap_err().contains("unknown option"));
     assert!(o.set("axis_economic_victory", &toml::Value::String("lots".into())).is_err());
 }
+
+#[test]
+fn scenarios_are_named_after_their_ruleset() {
+    let msg = ruleset("classic-1066").unwrap_err().to_string();
+    assert!(msg.contains("unknown ruleset `classic-1066`") && msg.contains("classic"), "{msg}");
+    let msg = ruleset("europe").unwrap_err().to_string();
+    assert!(msg.contains("not available yet"), "{msg}");
+    assert!(std::sync::Arc::ptr_eq(&ruleset("classic").unwrap(), &ruleset("classic").unwrap()), "loaded once");
+}

@@ -239,7 +239,8 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         Some(name) => match rs.scenario.iter().find(|sc| sc.name == name) {
             Some(sc) => Some(sc),
             None => {
-                let known: Vec<&str> = rs.scenario.iter().map(|sc| sc.name.as_str()).collect();
+                let mut known: Vec<String> = vec![rs.name.clone()];
+                known.extend(rs.scenario.iter().map(|sc| format!("{}-{}", rs.name, sc.name)));
                 return Err(DataError::UnknownRuleset { name: format!("{}-{name}", rs.name), known: known.join(", ") });
             }
         },

@@ -11,7 +11,8 @@ pub use map::{Canal, Map, Space, SpaceKind};
 pub use options::{BombingCap, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
-use std::sync::{Arc, OnceLock};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 /// One power: its name, side and capital (none for a power that has none,
 /// like Anniversary's China).
@@ -217,20 +218,31 @@ pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
     }
 }
 
-/// Looks up a built-in ruleset by name. Rulesets are parsed and validated
-/// once per process and shared.
+/// Looks up a built-in ruleset by name: a ruleset (`classic`) or one of its
+/// scenarios as `RULESET-SCENARIO` (`anniversary-1942`: the Anniversary
+/// files with scenario `1942`). Each is parsed and validated once per
+/// process and shared.
 pub fn ruleset(name: &str) -> Result<Arc<Ruleset>, DataError> {
-    static CLASSIC: OnceLock<Result<Arc<Ruleset>, DataError>> = OnceLock::new();
-    let files = embedded_files(name).ok_or_else(|| {
+    static LOADED: Mutex<BTreeMap<String, Result<Arc<Ruleset>, DataError>>> = Mutex::new(BTreeMap::new());
+    if let Some(done) = LOADED.lock().unwrap_or_else(|e| e.into_inner()).get(name) {
+        return done.clone();
+    }
+    let not_found = || {
         let (name, known) = (name.to_string(), RULESET_NAMES.join(", "));
         if PLANNED_RULESETS.contains(&name.as_str()) {
             DataError::NotYetAvailable { name, known }
         } else {
             DataError::UnknownRuleset { name, known }
         }
-    })?;
-    match name {
-        "classic" => CLASSIC.get_or_init(|| load_ruleset_files(&files).map(Arc::new)).clone(),
-        _ => load_ruleset_files(&files).map(Arc::new),
+    };
+    let loaded = match embedded_files(name) {
+        Some(files) => load_ruleset_files(&files),
+        None => match name.rsplit_once('-').and_then(|(base, scenario)| Some((embedded_files(base)?, scenario))) {
+            Some((files, scenario)) => load_scenario(&files, Some(scenario)),
+            None => Err(not_found()),
+        },
     }
+    .map(Arc::new);
+    LOADED.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), loaded.clone());
+    loaded
 }
