@@ -580,8 +580,10 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
     });
     let map = Map::new(spaces, canals);
     let table: Vec<UnitType> = rs.unit.iter().filter_map(|u| UnitType::parse(&u.kind)).collect();
+    let ranks = UnitType::ALL.iter().map(|t| table.iter().position(|x| x == t).unwrap_or(usize::MAX)).collect();
     let mut ruleset = Ruleset {
         table,
+        ranks,
         name: rs.name,
         title: rs.title,
         powers,

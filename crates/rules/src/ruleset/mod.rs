@@ -139,6 +139,8 @@ pub struct Ruleset {
     units: Vec<Option<UnitStats>>,
     /// The unit table's order: the order units roll dice in (FORMAT.md).
     table: Vec<UnitType>,
+    /// Each vocabulary type's place in `table` (by `UnitType::index`).
+    ranks: Vec<usize>,
     pub map: Map,
     pub options: Options,
     /// The scenario chosen (`None`: the ruleset's default setup).
@@ -184,7 +186,7 @@ impl Ruleset {
     /// A unit type's place in the unit table: units roll dice in this order
     /// (FORMAT.md), whatever the vocabulary's order.
     pub fn rank(&self, kind: UnitType) -> usize {
-        self.table.iter().position(|t| *t == kind).unwrap_or(usize::MAX)
+        self.ranks[kind.index()]
     }
     /// A copy with some options changed, by their documented names.
     pub fn with_options<'a>(
