@@ -184,13 +184,13 @@ impl<O: Odds> ComputerPlayer<O> {
         }
         let threatened = capital_threat(&rel, p) > 0.0;
         if !threatened && needs_ships(&rel, p) {
-            let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0).count();
+            let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0).count();
             // More ships the richer the power, and enough to carry the army
             // waiting at home: troops are worth nothing there.
             let idle = s
                 .units
                 .iter()
-                .filter(|u| u.owner == p && rs.map.is_land(u.at) && rs.stats(u.kind).transport_cost > 0 && rs.stats(u.kind).is_combatant())
+                .filter(|u| u.owner == p && rs.map.is_land(u.at) && rs.stats(u.kind).transport_cost() > 0 && rs.stats(u.kind).is_combatant())
                 .count();
             let wanted = (3 + bank as usize / 20).max(idle / 4).min(24);
             for _ in transports..wanted {
@@ -203,7 +203,7 @@ impl<O: Odds> ComputerPlayer<O> {
         // With transports enough, a naval power's spare money buys bombers:
         // they reach an island fortress from afar and support the landings.
         if !threatened && needs_ships(&rel, p) {
-            let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0).count();
+            let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0).count();
             let bombers = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber).count();
             if transports >= 6 {
                 // Half of what is left, as long as the air force is small.
@@ -287,7 +287,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let loaded: Vec<&Unit> = s
             .units
             .iter()
-            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && !u.flags.transport_unloaded)
+            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && !u.flags.transport_unloaded)
             .filter(|u| rel.enemy_units(p, u.at).next().is_none() && s.cargo_of(u.id).any(|c| c.owner == p))
             .collect();
         let mut shores: Vec<SpaceId> = loaded.iter().flat_map(|tr| rs.map.neighbours(tr.at).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
@@ -315,7 +315,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 judged.extend(
                     s.units
                         .iter()
-                        .filter(|tr| tr.owner != p && rs.allied(p, tr.owner) && rs.stats(tr.kind).transport_capacity > 0 && rs.map.adjacent(tr.at, t))
+                        .filter(|tr| tr.owner != p && rs.allied(p, tr.owner) && rs.stats(tr.kind).transport_capacity() > 0 && rs.map.adjacent(tr.at, t))
                         .flat_map(|tr| s.cargo_of(tr.id)),
                 );
             }
@@ -476,7 +476,7 @@ impl<O: Odds> ComputerPlayer<O> {
             let Some(shore) = shore else { continue };
             let defenders: Vec<&Unit> = rel.enemy_defenders(p, shore).chain(enemy_aa(&rel, p, shore)).collect();
             let mut landing: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
-            for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && u.moved == 0 && !used.contains(&u.id)) {
+            for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && u.moved == 0 && !used.contains(&u.id)) {
                 if s.cargo_of(tr.id).any(|c| c.owner != p) || s.cargo_of(tr.id).next().is_none() {
                     continue;
                 }
@@ -534,7 +534,7 @@ impl<O: Odds> ComputerPlayer<O> {
         for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air()) {
             let left = (rs.stats(a.kind).movement.saturating_sub(a.moved)) as u32;
             let here_ok = rs.map.is_land(a.at) && rel.friendly_since_start(p, a.at) && front[a.at.index()] >= 1;
-            let carrier_here = rs.map.is_sea(a.at) && s.units_at(a.at).any(|c| rs.allied(p, c.owner) && rs.stats(c.kind).carrier_capacity > 0);
+            let carrier_here = rs.map.is_sea(a.at) && s.units_at(a.at).any(|c| rs.allied(p, c.owner) && rs.stats(c.kind).carrier_capacity() > 0);
             if (here_ok && a.moved == 0 && air_front[a.at.index()] <= 3) || carrier_here || left == 0 {
                 continue;
             }
@@ -560,7 +560,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .ids()
             .filter(|z| rs.map.is_sea(*z) && rs.map.neighbours(*z).iter().any(|t| rel.enemy_land(p, *t)))
             .collect();
-        for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0) {
+        for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0) {
             if tr.flags.moved_in_combat || tr.flags.fought || tr.flags.transport_unloaded || rel.enemy_units(p, tr.at).next().is_some() {
                 continue;
             }
@@ -577,12 +577,12 @@ impl<O: Odds> ComputerPlayer<O> {
                         .units
                         .iter()
                         .filter(|u| u.at == shore && u.owner == p && u.moved == 0 && !u.flags.moved_in_combat && !u.flags.unloaded && !boarded.contains(&u.id))
-                        .filter(|u| rs.stats(u.kind).transport_cost > 0 && rs.stats(u.kind).is_combatant())
+                        .filter(|u| rs.stats(u.kind).transport_cost() > 0 && rs.stats(u.kind).is_combatant())
                         .collect();
-                    here.sort_by_key(|u| rs.stats(u.kind).transport_cost);
+                    here.sort_by_key(|u| rs.stats(u.kind).transport_cost());
                     let spare = here.len().saturating_sub(keep);
                     for u in here.into_iter().take(spare) {
-                        let c = rs.stats(u.kind).transport_cost;
+                        let c = rs.stats(u.kind).transport_cost();
                         if c <= room {
                             room -= c;
                             boarded.insert(u.id);
@@ -601,7 +601,7 @@ impl<O: Odds> ComputerPlayer<O> {
                         .neighbours(z)
                         .iter()
                         .filter(|t| rel.friendly_land(p, **t) && front[t.index()] >= 2)
-                        .map(|t| s.units.iter().filter(|u| u.at == *t && u.owner == p && rs.stats(u.kind).transport_cost > 0 && rs.stats(u.kind).is_combatant()).count())
+                        .map(|t| s.units.iter().filter(|u| u.at == *t && u.owner == p && rs.stats(u.kind).transport_cost() > 0 && rs.stats(u.kind).is_combatant()).count())
                         .sum()
                 };
                 let goal = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && waiting(*z) > 0).min_by_key(|z| (d[z.index()], std::cmp::Reverse(waiting(*z))));
@@ -625,7 +625,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let convoy: Vec<SpaceId> = s
             .units
             .iter()
-            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity > 0 && s.cargo_of(u.id).next().is_some())
+            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && s.cargo_of(u.id).next().is_some())
             .map(|u| u.at)
             .collect();
         for w in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0) {

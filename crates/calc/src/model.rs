@@ -45,9 +45,9 @@ impl UnitProfile {
             defense: st.defense,
             submarine: st.submarine,
             bombard: st.bombard,
-            transport: st.transport_capacity > 0,
-            carrier_cost: st.carrier_cost,
-            carrier_capacity: st.carrier_capacity,
+            transport: st.transport_capacity() > 0,
+            carrier_cost: st.carrier_cost(),
+            carrier_capacity: st.carrier_capacity(),
             hit_points: st.hit_points.max(1),
             loss_key: [loss_order_key(st, true), loss_order_key(st, false)],
         }

@@ -216,7 +216,7 @@ fn add_entry(
             }
         }
         if let Some(cargo) = field(entry, "cargo") {
-            if stats.transport_capacity == 0 && stats.carrier_capacity == 0 {
+            if stats.transport_capacity() == 0 && stats.carrier_capacity() == 0 {
                 return Err(format!("a {kind} carries no cargo"));
             }
             for c in cargo.as_array().ok_or("`cargo` must be a list")? {
@@ -227,10 +227,10 @@ fn add_entry(
                 .cargo_of(id)
                 .map(|c| {
                     let st = game.ruleset.stats(c.kind);
-                    if stats.transport_capacity > 0 { st.transport_cost as u32 } else { st.carrier_cost as u32 }
+                    if stats.transport_capacity() > 0 { st.transport_cost() as u32 } else { st.carrier_cost() as u32 }
                 })
                 .sum();
-            let cap = stats.transport_capacity.max(stats.carrier_capacity) as u32;
+            let cap = stats.transport_capacity().max(stats.carrier_capacity()) as u32;
             if used > cap {
                 return Err(format!("the cargo of a {kind} at {} is more than it can carry", game.ruleset.map.name(at)));
             }

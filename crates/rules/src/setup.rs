@@ -22,7 +22,7 @@ pub fn placement_problems(ruleset: &Ruleset, units: &[SetupUnit]) -> Vec<(String
         match stats.domain {
             Domain::Land if sea => problems.push((entry, "land units stand on land (at sea only as cargo)".into())),
             Domain::Sea if !sea => problems.push((entry, "ships stand in sea zones".into())),
-            Domain::Air if sea && stats.carrier_cost == 0 => {
+            Domain::Air if sea && stats.carrier_cost() == 0 => {
                 problems.push((entry, "this aircraft cannot land on a carrier, so it must stand on land".into()))
             }
             _ => {}
@@ -35,7 +35,7 @@ pub fn placement_problems(ruleset: &Ruleset, units: &[SetupUnit]) -> Vec<(String
         }
         if sea {
             *carrier_room.entry(u.at).or_default() +=
-                (stats.carrier_capacity as i64 - stats.carrier_cost as i64) * u.count as i64;
+                (stats.carrier_capacity() as i64 - stats.carrier_cost() as i64) * u.count as i64;
         }
         if !sea && map.space(u.at).neutral && u.kind == UnitType::IndustrialComplex {
             // Allowed: a factory in a formerly neutral territory (DAAK 2.7(d)).

@@ -133,7 +133,7 @@ fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
         let sea = rs.map.is_sea(u.at);
         match st.domain {
             Domain::Land if sea => {
-                let aboard = u.carried_by.and_then(|c| s.unit(c)).is_some_and(|c| c.at == u.at && rs.stats(c.kind).transport_capacity > 0);
+                let aboard = u.carried_by.and_then(|c| s.unit(c)).is_some_and(|c| c.at == u.at && rs.stats(c.kind).transport_capacity() > 0);
                 if !aboard {
                     return Err(format!("a {} stands at sea without a transport", u.kind));
                 }
@@ -147,9 +147,9 @@ fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
                 return Err("cargo is not where its carrier is".into());
             }
         }
-        if st.transport_capacity > 0 {
-            let load: u32 = s.cargo_of(u.id).map(|c| rs.stats(c.kind).transport_cost as u32).sum();
-            if load > st.transport_capacity as u32 {
+        if st.transport_capacity() > 0 {
+            let load: u32 = s.cargo_of(u.id).map(|c| rs.stats(c.kind).transport_cost() as u32).sum();
+            if load > st.transport_capacity() as u32 {
                 return Err("a transport carries more than it can".into());
             }
             let owners: BTreeSet<_> = s.cargo_of(u.id).map(|c| c.owner).collect();

@@ -2,7 +2,7 @@
 
 use super::{Battle, BattleKind, BattleSide, HitGroup, Targets};
 use crate::ids::UnitId;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{CargoFights, Ruleset};
 use crate::state::{GameState, Unit};
 
 /// Whether a unit is cargo on a transport (it never fights, DAAK 3.2(f)) or
@@ -11,9 +11,11 @@ use crate::state::{GameState, Unit};
 fn is_cargo(rs: &Ruleset, s: &GameState, u: &Unit, attacking: bool) -> bool {
     match u.carried_by.and_then(|c| s.unit(c)) {
         None => false,
-        Some(c) if rs.stats(c.kind).transport_capacity > 0 => true,
-        // Fighters aboard a defending carrier defend (DAAK 3.4(b)).
-        Some(_) => attacking,
+        Some(c) => match rs.stats(c.kind).cargo.as_ref().map(|k| k.fights) {
+            // Fighters aboard a defending carrier defend (DAAK 3.4(b)).
+            Some(CargoFights::Defending) => attacking,
+            _ => true,
+        },
     }
 }
 
@@ -233,7 +235,7 @@ fn likeness(s: &GameState, id: UnitId) -> (crate::ids::PowerId, crate::ids::Unit
 /// cheapest, then the lower combat value in its role. The calculator orders
 /// its casualties by this same key.
 pub fn loss_order_key(st: &crate::ruleset::UnitStats, attacking: bool) -> (bool, u32, u8) {
-    (st.transport_capacity > 0 || st.defenseless, st.cost, if attacking { st.attack } else { st.defense })
+    (st.transport_capacity() > 0 || st.defenseless, st.cost, if attacking { st.attack } else { st.defense })
 }
 
 /// The default order of loss (FORMAT.md): a hit that only damages a unit

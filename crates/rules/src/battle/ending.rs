@@ -75,8 +75,8 @@ fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
         .s
         .units
         .iter()
-        .filter(|u| u.at == b.at && defending_powers.contains(&u.owner) && rs.stats(u.kind).carrier_capacity > 0)
-        .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity as i32))
+        .filter(|u| u.at == b.at && defending_powers.contains(&u.owner) && rs.stats(u.kind).carrier_capacity() > 0)
+        .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity() as i32))
         .collect();
     // Every island the zone fully surrounds (NOR has two: GBR and IRE).
     let islands: Vec<_> = rs.map.ids().filter(|t| rs.map.space(*t).island_in == Some(b.at)).collect();
@@ -84,7 +84,7 @@ fn rehouse_defending_fighters(ctx: &mut Ctx<'_>, i: usize) {
     for f in fighters {
         let (owner, cost, carried) = {
             let u = ctx.s.unit(f).unwrap();
-            (u.owner, rs.stats(u.kind).carrier_cost as i32, u.carried_by)
+            (u.owner, rs.stats(u.kind).carrier_cost() as i32, u.carried_by)
         };
         // Keep the carrier it was on, if that one floats.
         let slot = room

@@ -242,7 +242,7 @@ pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> (u8, u8) {
     let dev = |d| ctx.s.has_development(u.owner, d);
     let mut value = if attacking { st.attack } else { st.defense };
     let mut dice = 1;
-    if !attacking && st.carrier_cost > 0 && dev(Development::JetFighters) {
+    if !attacking && st.carrier_cost() > 0 && dev(Development::JetFighters) {
         value = 5;
     }
     if attacking && st.submarine && dev(Development::SuperSubmarines) {

@@ -104,7 +104,7 @@ pub fn build(ruleset: Arc<Ruleset>, spec: &BattleSpec) -> Result<Standalone, Str
     }
     // Each landing unit came from a transport in the zone beside it.
     if !transports.is_empty() {
-        let carrier = rs.unit_types().find(|u| u.transport_capacity > 0).map(|u| u.kind).ok_or("no transports in this ruleset")?;
+        let carrier = rs.unit_types().find(|u| u.transport_capacity() > 0).map(|u| u.kind).ok_or("no transports in this ruleset")?;
         for land_unit in transports {
             let tr = s.add_unit(carrier, attacker, zone);
             s.unit_mut(tr).unwrap().flags.transport_unloaded = true;

@@ -41,9 +41,9 @@ impl Ctx<'_> {
             }
             let st = rs.stats(u.kind);
             if !u.flags.new {
-                room += st.carrier_capacity as i32;
+                room += st.carrier_capacity() as i32;
             }
-            room -= st.carrier_cost as i32;
+            room -= st.carrier_cost() as i32;
         }
         room
     }
@@ -53,15 +53,15 @@ impl Ctx<'_> {
     fn movable_carrier_zones(&self, p: PowerId, combat: bool) -> Vec<(SpaceId, i32)> {
         let rs = self.rs;
         let mut out = Vec::new();
-        for c in self.s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).carrier_capacity > 0 && !u.flags.new) {
+        for c in self.s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).carrier_capacity() > 0 && !u.flags.new) {
             let st = rs.stats(c.kind);
             let stuck = c.flags.fought || (!combat && c.flags.moved_in_combat) || self.rel().enemy_units(p, c.at).next().is_some();
             let left = if stuck { 0 } else { st.movement.saturating_sub(c.moved) };
             if left == 0 {
                 continue;
             }
-            let cargo: i32 = self.s.cargo_of(c.id).map(|f| rs.stats(f.kind).carrier_cost as i32).sum();
-            let room = st.carrier_capacity as i32 - cargo;
+            let cargo: i32 = self.s.cargo_of(c.id).map(|f| rs.stats(f.kind).carrier_cost() as i32).sum();
+            let room = st.carrier_capacity() as i32 - cargo;
             // Sea moves in non-combat: no enemy ships on the way or at the end.
             let mut dist = vec![None; rs.map.len()];
             dist[c.at.index()] = Some(0u8);
@@ -99,10 +99,10 @@ impl Ctx<'_> {
         if self.rs.map.ids().any(|t| reach(t) && self.rel().friendly_since_start(p, t)) {
             return true;
         }
-        if self.stats(kind).carrier_cost == 0 {
+        if self.stats(kind).carrier_cost() == 0 {
             return false;
         }
-        let need = self.stats(kind).carrier_cost as i32;
+        let need = self.stats(kind).carrier_cost() as i32;
         if self.rs.map.ids().any(|z| reach(z) && self.rs.map.is_sea(z) && self.carrier_room(p, z, moving) >= need) {
             return true;
         }
@@ -125,7 +125,7 @@ impl Ctx<'_> {
                 if !self.rel().friendly_since_start(p, u.at) {
                     lost.push(id);
                 }
-            } else if rs.stats(u.kind).carrier_cost == 0 {
+            } else if rs.stats(u.kind).carrier_cost() == 0 {
                 lost.push(id);
             } else if !zones.contains(&u.at) {
                 zones.push(u.at);
@@ -137,15 +137,15 @@ impl Ctx<'_> {
             let mut carriers: Vec<(UnitId, PowerId, i32)> = self
                 .s
                 .units_at(z)
-                .filter(|u| self.s.allied(p, u.owner) && rs.stats(u.kind).carrier_capacity > 0 && !u.flags.new)
-                .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity as i32))
+                .filter(|u| self.s.allied(p, u.owner) && rs.stats(u.kind).carrier_capacity() > 0 && !u.flags.new)
+                .map(|u| (u.id, u.owner, rs.stats(u.kind).carrier_capacity() as i32))
                 .collect();
             carriers.sort_by_key(|c| (c.1 != p, c.0));
             let others_need: i32 = self
                 .s
                 .units_at(z)
                 .filter(|u| u.owner != p && self.s.allied(p, u.owner) && rs.stats(u.kind).is_air())
-                .map(|u| rs.stats(u.kind).carrier_cost as i32)
+                .map(|u| rs.stats(u.kind).carrier_cost() as i32)
                 .sum();
             // Other powers' fighters fill their own carriers first.
             let mut others_left = others_need;
@@ -165,7 +165,7 @@ impl Ctx<'_> {
             }
             let mine: Vec<UnitId> = self.s.units_at(z).filter(|u| u.owner == p && rs.stats(u.kind).is_air()).map(|u| u.id).collect();
             for f in mine {
-                let cost = rs.stats(self.s.unit(f).unwrap().kind).carrier_cost as i32;
+                let cost = rs.stats(self.s.unit(f).unwrap().kind).carrier_cost() as i32;
                 match carriers.iter_mut().find(|c| c.2 >= cost) {
                     Some(c) => {
                         c.2 -= cost;

@@ -65,7 +65,7 @@ impl<'a> Relations<'a> {
     pub fn on_transport(&self, u: &Unit) -> bool {
         u.carried_by
             .and_then(|c| self.s.unit(c))
-            .is_some_and(|c| self.rs.stats(c.kind).transport_capacity > 0)
+            .is_some_and(|c| self.rs.stats(c.kind).transport_capacity() > 0)
     }
     pub fn units_of(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
         self.s.units.iter().filter(move |u| u.at == at && u.owner == p)
@@ -91,8 +91,8 @@ impl<'a> Relations<'a> {
     /// Room left on a transport.
     pub fn transport_room(&self, t: UnitId) -> u8 {
         let Some(tr) = self.s.unit(t) else { return 0 };
-        let cap = self.rs.stats(tr.kind).transport_capacity;
-        let used: u8 = self.s.cargo_of(t).map(|c| self.rs.stats(c.kind).transport_cost).sum();
+        let cap = self.rs.stats(tr.kind).transport_capacity();
+        let used: u8 = self.s.cargo_of(t).map(|c| self.rs.stats(c.kind).transport_cost()).sum();
         cap.saturating_sub(used)
     }
 

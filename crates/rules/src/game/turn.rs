@@ -149,7 +149,7 @@ impl Ctx<'_> {
             .s
             .units
             .iter()
-            .filter(|u| u.owner == p && self.rs.stats(u.kind).transport_capacity > 0)
+            .filter(|u| u.owner == p && self.rs.stats(u.kind).transport_capacity() > 0)
             .map(|u| u.id)
             .collect();
         for u in &mut self.s.units {

@@ -3,7 +3,7 @@
 
 use super::map::{Canal, Map, Space, SpaceKind};
 use super::options::{OptionDecl, Options};
-use super::{FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
+use super::{Cargo, CargoFights, FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
 use crate::state::Phase;
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use serde::Deserialize;
@@ -110,13 +110,9 @@ struct UnitToml {
     defense: u8,
     movement: u8,
     #[serde(default)]
-    transport_cost: u8,
+    cargo_size: u8,
     #[serde(default)]
-    transport_capacity: u8,
-    #[serde(default)]
-    carrier_cost: u8,
-    #[serde(default)]
-    carrier_capacity: u8,
+    cargo: Option<CargoToml>,
     #[serde(default)]
     blitz: bool,
     #[serde(default)]
@@ -148,6 +144,15 @@ fn one() -> u8 {
 }
 fn yes() -> bool {
     true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CargoToml {
+    capacity: u8,
+    carries: Vec<Domain>,
+    #[serde(default)]
+    fights: CargoFights,
 }
 
 #[derive(Deserialize)]
@@ -457,10 +462,8 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             attack: u.attack,
             defense: u.defense,
             movement: u.movement,
-            transport_cost: u.transport_cost,
-            transport_capacity: u.transport_capacity,
-            carrier_cost: u.carrier_cost,
-            carrier_capacity: u.carrier_capacity,
+            cargo_size: u.cargo_size,
+            cargo: u.cargo.as_ref().map(|c| Cargo { capacity: c.capacity, carries: c.carries.clone(), fights: c.fights }),
             blitz: u.blitz,
             submarine: u.submarine,
             strategic_bomber: u.strategic_bomber,
@@ -476,6 +479,9 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         });
         if u.hit_points == 0 {
             problems.add(&rs_file, &entry, "`hit_points` is at least 1");
+        }
+        if u.cargo.as_ref().is_some_and(|c| c.capacity == 0 || c.carries.is_empty()) {
+            problems.add(&rs_file, &entry, "`cargo` has room (`capacity` from 1) for units of at least one domain (`carries`)");
         }
     }
     // Support names another type of the table, so it is read once all are.

@@ -24,6 +24,28 @@ pub struct PowerInfo {
     pub capital: Option<SpaceId>,
 }
 
+/// What a unit carries: how much room, units of which domains, and whether
+/// its cargo fights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cargo {
+    pub capacity: u8,
+    pub carries: Vec<Domain>,
+    pub fights: CargoFights,
+}
+
+/// Whether a unit's cargo takes part in its battles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CargoFights {
+    /// Never: it sinks with its carrier (transports, DAAK 3.2(f)).
+    #[default]
+    Never,
+    /// When the carrier defends: other powers' fighters aboard a defending
+    /// carrier defend; aboard an attacking one they are cargo (DAAK 3.4(b),
+    /// (e)).
+    Defending,
+}
+
 /// One unit raising another's attack, one to one (Anniversary and Europe
 /// artillery: "infantry attack at 2 when paired with artillery").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,13 +89,12 @@ pub struct UnitStats {
     pub attack: u8,
     pub defense: u8,
     pub movement: u8,
-    /// Room it takes on a transport (0: cannot be transported).
-    pub transport_cost: u8,
-    /// Room it has for cargo, if a transport.
-    pub transport_capacity: u8,
-    /// Room it takes on a carrier (0: cannot land on one).
-    pub carrier_cost: u8,
-    pub carrier_capacity: u8,
+    /// Room it takes aboard a unit that carries its domain (0: it is never
+    /// carried).
+    pub cargo_size: u8,
+    /// What it carries, if anything: one cargo model for transports,
+    /// carriers and the Alternative rules' ships.
+    pub cargo: Option<Cargo>,
     pub blitz: bool,
     pub submarine: bool,
     pub strategic_bomber: bool,
@@ -98,6 +119,22 @@ pub struct UnitStats {
 }
 
 impl UnitStats {
+    /// Room for land units, if it carries them (a transport).
+    pub fn transport_capacity(&self) -> u8 {
+        self.cargo.as_ref().filter(|c| c.carries.contains(&Domain::Land)).map_or(0, |c| c.capacity)
+    }
+    /// Room for aircraft, if it carries them (a carrier).
+    pub fn carrier_capacity(&self) -> u8 {
+        self.cargo.as_ref().filter(|c| c.carries.contains(&Domain::Air)).map_or(0, |c| c.capacity)
+    }
+    /// Room a land unit takes aboard a transport (0: none).
+    pub fn transport_cost(&self) -> u8 {
+        if self.is_land() { self.cargo_size } else { 0 }
+    }
+    /// Room an aircraft takes aboard a carrier (0: it cannot land on one).
+    pub fn carrier_cost(&self) -> u8 {
+        if self.is_air() { self.cargo_size } else { 0 }
+    }
     pub fn is_land(&self) -> bool {
         self.domain == Domain::Land
     }

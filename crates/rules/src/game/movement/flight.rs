@@ -66,7 +66,7 @@ impl Ctx<'_> {
                         u.kind,
                         left,
                         self.name(dest),
-                        if self.stats(u.kind).carrier_cost > 0 { " or a friendly carrier with room that will be there without retreating" } else { "" }
+                        if self.stats(u.kind).carrier_cost() > 0 { " or a friendly carrier with room that will be there without retreating" } else { "" }
                     ),
                 );
             }

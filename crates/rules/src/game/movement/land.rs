@@ -134,13 +134,13 @@ impl Ctx<'_> {
     fn board(&mut self, p: PowerId, units: &[UnitId], sea: SpaceId, chosen: Option<UnitId>) -> Result<(), RuleError> {
         for &id in units {
             let u = self.s.unit(id).unwrap().clone();
-            let cost = self.stats(u.kind).transport_cost;
+            let cost = self.stats(u.kind).transport_cost();
             if cost == 0 {
                 return reject("move/not-transportable", format!("a {} cannot be carried by a transport", u.kind));
             }
             let rel = self.rel();
             let fits = |t: &crate::state::Unit| {
-                self.stats(t.kind).transport_capacity > 0
+                self.stats(t.kind).transport_capacity() > 0
                     && t.at == sea
                     && self.s.allied(p, t.owner)
                     && !t.flags.transport_unloaded
@@ -162,7 +162,7 @@ impl Ctx<'_> {
                     match cands.first() {
                         Some(t) => t.id,
                         None => {
-                            let any = self.s.units.iter().find(|t| t.at == sea && self.stats(t.kind).transport_capacity > 0 && self.s.allied(p, t.owner));
+                            let any = self.s.units.iter().find(|t| t.at == sea && self.stats(t.kind).transport_capacity() > 0 && self.s.allied(p, t.owner));
                             let why = match any {
                                 Some(t) => self.why_transport_unusable(t, &u, sea),
                                 None => format!("there is no friendly transport in {} to board", self.name(sea)),
@@ -186,7 +186,7 @@ impl Ctx<'_> {
     }
 
     fn why_transport_unusable(&self, t: &crate::state::Unit, u: &crate::state::Unit, sea: SpaceId) -> String {
-        if self.stats(t.kind).transport_capacity == 0 {
+        if self.stats(t.kind).transport_capacity() == 0 {
             return format!("that unit is a {}, not a transport", t.kind);
         }
         if t.at != sea {
