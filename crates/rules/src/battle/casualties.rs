@@ -35,19 +35,22 @@ pub fn defenders(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
 /// One side's units in the battle, in battle order (unit table, then id)
 /// when `sorted` (the order of the board otherwise: cheaper, for sets).
 fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, sorted: bool) -> Vec<&'s Unit> {
-    let attacking = side == BattleSide::Attacker;
-    let mut v: Vec<&Unit> = s
-        .units
-        .iter()
-        .filter(|u| u.at == b.at && rs.stats(u.kind).is_combatant())
-        .filter(|u| if attacking { u.owner == b.attacker } else { !s.allied(u.owner, b.attacker) })
-        .filter(|u| !is_cargo(rs, s, u, attacking))
-        .filter(|u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
-        .collect();
+    let mut v: Vec<&Unit> = side_iter(rs, s, b, side).collect();
     if sorted {
         v.sort_by_key(|u| (rs.rank(u.kind), u.id));
     }
     v
+}
+
+/// One side's units in the battle, in the order of the board.
+fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side: BattleSide) -> impl Iterator<Item = &'s Unit> + 'a {
+    let attacking = side == BattleSide::Attacker;
+    s.units
+        .iter()
+        .filter(move |u| u.at == b.at && rs.stats(u.kind).is_combatant())
+        .filter(move |u| if attacking { u.owner == b.attacker } else { !s.allied(u.owner, b.attacker) })
+        .filter(move |u| !is_cargo(rs, s, u, attacking))
+        .filter(move |u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
 }
 
 /// The units of `side` that hits with these targets may take: not those
@@ -56,7 +59,7 @@ fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, 
 pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, targets: Targets) -> Vec<UnitId> {
     let mut out = Vec::new();
     // The order does not matter: choices sort their candidates.
-    for u in side_units(rs, s, b, side, false) {
+    for u in side_iter(rs, s, b, side) {
         if b.dying.contains(&u.id) || b.struck.contains(&u.id) {
             continue;
         }
