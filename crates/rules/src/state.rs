@@ -103,6 +103,9 @@ pub struct UnitFlags {
     pub new: bool,
     /// An AA gun that fired a rocket this turn.
     pub fired_rocket: bool,
+    /// A submarine that submerged in a battle this turn: out of it for good;
+    /// it surfaces when the turn ends (FORMAT.md v2, unit `submerged`).
+    pub submerged: bool,
 }
 
 /// One unit on the board.

@@ -212,7 +212,9 @@ fn a_destroyer_cancels_the_first_strike() {
     let mut g = combat(&[("S1", "red", Submarine, 1), ("S2", "blue", Submarine, 1)], "red");
     g.apply(&mv(&g, Submarine, &["S1", "S2"]), &mut FixedDice(6)).unwrap();
     g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
-    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![6, 1])).unwrap();
+    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
+    decline_submerging(&mut g, 2);
+    g.apply(&Action::Continue, &mut ScriptedDice::new(vec![6, 1])).unwrap();
     assert_eq!(g.state.battles[0].result, BattleResult::DefenderWon);
 }
 
@@ -224,7 +226,10 @@ fn aircraft_hit_submarines_only_with_a_destroyer() {
     let mut g = combat(&[("RED", "red", Fighter, 1), ("S2", "blue", Submarine, 1)], "red");
     g.apply(&mv(&g, Fighter, &["RED", "S1", "S2"]), &mut FixedDice(6)).unwrap();
     g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
-    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![6, 1])).unwrap();
+    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
+    decline_submerging(&mut g, 1);
+    g.apply(&Action::Continue, &mut ScriptedDice::new(vec![6, 1])).unwrap();
+    assert_eq!((g.state.battles[0].result, g.state.battles[0].round), (BattleResult::Ongoing, 1), "both dice rolled");
     assert_eq!(count(&g, "S2", "blue", Submarine), 1, "the fighter's hit is lost");
     // With a destroyer beside it, the sub strikes no first blow and the
     // fighter's hit sinks it: fighter 1, destroyer 6, sub 6.
@@ -233,6 +238,49 @@ fn aircraft_hit_submarines_only_with_a_destroyer() {
     g.apply(&mv(&g, Destroyer, &["S1", "S2"]), &mut FixedDice(6)).unwrap();
     g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
     g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![1, 6, 6])).unwrap();
+    assert_eq!(g.state.battles[0].result, BattleResult::AttackerWon);
+}
+
+/// Declines `n - 1` submerge choices and checks the last is open: the
+/// caller declines it with the dice for the round.
+fn decline_submerging(g: &mut Game, n: usize) {
+    for k in 0..n {
+        let d = warboard_rules::battle::decision(&g.ruleset, &g.state).map(|(_, d)| d);
+        assert!(
+            matches!(d, Some(warboard_rules::battle::Decision::AttackerSubmarines | warboard_rules::battle::Decision::DefenderSubmarines)),
+            "a submerge choice, not {d:?}"
+        );
+        if k + 1 < n {
+            g.apply(&Action::Continue, &mut ScriptedDice::new(vec![])).unwrap();
+        }
+    }
+}
+
+#[test]
+fn submarines_submerge_before_the_dice_unless_a_destroyer_faces_them() {
+    use UnitType::{Battleship, Destroyer, Submarine};
+    let mut g = combat(&[("S1", "red", Battleship, 1), ("S2", "blue", Submarine, 1)], "red");
+    g.apply(&mv(&g, Battleship, &["S1", "S2"]), &mut FixedDice(6)).unwrap();
+    g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+    // No die yet: the defender's sub may submerge first.
+    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
+    let sub = g.state.units.iter().find(|u| u.kind == Submarine).unwrap().id;
+    let zone = at(&g, "S2");
+    assert_eq!(
+        g.apply(&Action::Submerge { units: vec![sub], to: Some(at(&g, "S1")) }, &mut FixedDice(6)).unwrap_err().code,
+        "battle/submerge-in-place"
+    );
+    g.apply(&Action::Submerge { units: vec![sub], to: None }, &mut ScriptedDice::new(vec![])).unwrap();
+    assert_eq!(g.state.battles[0].result, BattleResult::AttackerWon, "nothing is left to fight");
+    let u = g.state.unit(sub).unwrap();
+    assert!(u.flags.submerged && u.at == zone, "submerged, in its zone");
+    play_to(&mut g, "blue", Phase::CombatMove);
+    assert!(!g.state.unit(sub).unwrap().flags.submerged, "it surfaces when the turn ends");
+    // Facing a destroyer it has no choice: the battle goes straight to dice.
+    let mut g = combat(&[("S1", "red", Destroyer, 1), ("S2", "blue", Submarine, 1)], "red");
+    g.apply(&mv(&g, Destroyer, &["S1", "S2"]), &mut FixedDice(6)).unwrap();
+    g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![1, 6])).unwrap();
     assert_eq!(g.state.battles[0].result, BattleResult::AttackerWon);
 }
 

@@ -65,11 +65,17 @@ fn expect_stage(ctx: &Ctx<'_>, i: usize, stages: &[Stage]) -> Result<(), RuleErr
 
 pub(crate) fn press_on(ctx: &mut Ctx<'_>) -> Result<(), RuleError> {
     let i = battle_index(ctx)?;
-    expect_stage(ctx, i, &[Stage::AttackerSubs, Stage::DefenderSubs, Stage::PressOrRetreat])?;
+    expect_stage(
+        ctx,
+        i,
+        &[Stage::AttackerSubs, Stage::DefenderSubs, Stage::PressOrRetreat, Stage::AttackerSubmerge, Stage::DefenderSubmerge],
+    )?;
     let b = &mut ctx.s.battles[i];
     b.stage = match b.stage {
         Stage::AttackerSubs => Stage::DefenderSubs,
         Stage::DefenderSubs => Stage::PressOrRetreat,
+        Stage::AttackerSubmerge => Stage::DefenderSubmerge,
+        Stage::DefenderSubmerge => Stage::Bombard,
         _ => {
             b.round += 1;
             Stage::AaFire
@@ -234,6 +240,9 @@ pub(crate) fn submerge(ctx: &mut Ctx<'_>, units: &[UnitId], to: Option<SpaceId>)
     if b.pending.is_some() {
         return reject("battle/casualties-first", "casualties must be chosen first");
     }
+    if matches!(b.stage, Stage::AttackerSubmerge | Stage::DefenderSubmerge) {
+        return submerge_in_place(ctx, i, units, to);
+    }
     let side = match b.stage {
         Stage::AttackerSubs => BattleSide::Attacker,
         Stage::DefenderSubs => BattleSide::Defender,
@@ -281,6 +290,45 @@ pub(crate) fn submerge(ctx: &mut Ctx<'_>, units: &[UnitId], to: Option<SpaceId>)
         BattleSide::Defender => Stage::PressOrRetreat,
     };
     // If one side has withdrawn entirely the battle is over (DAAK 4.2(e)).
+    if attackers(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() && !defenders(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() {
+        end(ctx, i, BattleResult::Retreated);
+        return Ok(());
+    }
+    if finish_if_over(ctx, i) {
+        return Ok(());
+    }
+    run(ctx, i, false)
+}
+
+/// Submerging before a round's dice (knob `submarine_escape`, AA50 FAQ:
+/// Submarines): the named submarines leave the battle for good and stay in
+/// the zone, submerged until the turn ends.
+fn submerge_in_place(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
+    let b = ctx.s.battles[i].clone();
+    let side = if b.stage == Stage::AttackerSubmerge { BattleSide::Attacker } else { BattleSide::Defender };
+    if to.is_some() {
+        return reject("battle/submerge-in-place", "submarines submerge where they are: name no zone");
+    }
+    if units.is_empty() {
+        return reject("battle/no-units", "name the submarines that submerge");
+    }
+    let may = super::fire::submergers(ctx, &b, side);
+    if let Some(id) = units.iter().find(|id| !may.contains(id)) {
+        let why = if ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).submarine) {
+            "a submarine facing an enemy destroyer cannot submerge (AA50 FAQ: Submarines)"
+        } else {
+            "only the deciding side's submarines in this battle may submerge"
+        };
+        return reject("battle/not-your-sub", why);
+    }
+    for id in units {
+        ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
+    }
+    ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: None });
+    ctx.s.battles[i].stage = match side {
+        BattleSide::Attacker => Stage::DefenderSubmerge,
+        BattleSide::Defender => Stage::Bombard,
+    };
     if attackers(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() && !defenders(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() {
         end(ctx, i, BattleResult::Retreated);
         return Ok(());

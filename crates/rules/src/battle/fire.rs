@@ -7,7 +7,7 @@ use super::decisions::{attacker_sub_zones, defender_sub_zones, retreat_allowed};
 use super::ending::finish_if_over;
 use super::round_one::{aa_fire, bombard, bombing_raid, start_of_battle};
 use super::{BattleKind, BattleResult, BattleSide, HitGroup, PendingHits, Removal, Stage, Targets};
-use crate::ruleset::FirstStrike;
+use crate::ruleset::{FirstStrike, SubmarineEscape};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::UnitId;
@@ -48,6 +48,23 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                         bombing_raid(ctx, i)?;
                         return Ok(());
                     }
+                }
+                // AA fire and bombardment are never in a battle with
+                // submarines, so this is still before any die of the round.
+                match ctx.rs.options.submarine_escape {
+                    SubmarineEscape::SubmergeBeforeRound => Stage::AttackerSubmerge,
+                    SubmarineEscape::WithdrawAfterRound => Stage::Bombard,
+                }
+            }
+            Stage::AttackerSubmerge => {
+                if !auto && !submergers(ctx, &b, BattleSide::Attacker).is_empty() {
+                    return Ok(());
+                }
+                Stage::DefenderSubmerge
+            }
+            Stage::DefenderSubmerge => {
+                if !auto && !submergers(ctx, &b, BattleSide::Defender).is_empty() {
+                    return Ok(());
                 }
                 Stage::Bombard
             }
@@ -104,7 +121,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 if finish_if_over(ctx, i) {
                     return Ok(());
                 }
-                Stage::AttackerSubs
+                match ctx.rs.options.submarine_escape {
+                    SubmarineEscape::WithdrawAfterRound => Stage::AttackerSubs,
+                    SubmarineEscape::SubmergeBeforeRound => Stage::PressOrRetreat,
+                }
             }
             Stage::AttackerSubs => {
                 if !auto && !attacker_sub_zones(ctx, i).is_empty() && has_subs(ctx, i, BattleSide::Attacker) {
@@ -140,6 +160,20 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
 
 fn is_sub(ctx: &Ctx<'_>, id: UnitId) -> bool {
     ctx.rs.stats(ctx.s.unit(id).unwrap().kind).submarine
+}
+
+/// The submarines of `side` that may submerge now: those facing no enemy
+/// anti-submarine unit in the battle (AA50 FAQ: Submarines).
+pub(crate) fn submergers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
+    let (own, enemy) = match side {
+        BattleSide::Attacker => (attackers(ctx.rs, ctx.s, b), BattleSide::Defender),
+        BattleSide::Defender => (defenders(ctx.rs, ctx.s, b), BattleSide::Attacker),
+    };
+    let subs: Vec<UnitId> = own.into_iter().filter(|id| is_sub(ctx, *id)).collect();
+    if subs.is_empty() || has_anti_submarine(ctx, b, enemy) {
+        return Vec::new();
+    }
+    subs
 }
 
 /// Whether `side` has a unit in the battle that spots submarines.

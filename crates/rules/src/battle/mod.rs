@@ -88,6 +88,10 @@ pub enum Stage {
     AttackerSubs,
     DefenderSubs,
     PressOrRetreat,
+    /// Before the round's dice (knob `submarine_escape`): the attacker's
+    /// submarines may submerge, then the defender's.
+    AttackerSubmerge,
+    DefenderSubmerge,
 }
 
 /// Which of the hit side's units a group's hits may take: every unit of
@@ -185,7 +189,7 @@ pub fn awaiting(_rs: &Ruleset, s: &GameState) -> Option<PowerId> {
             .unwrap_or(b.attacker)
     };
     Some(match b.stage {
-        Stage::DefenderSubs => defender(),
+        Stage::DefenderSubs | Stage::DefenderSubmerge => defender(),
         _ => match &b.pending {
             Some(PendingHits { chooser: BattleSide::Defender, .. }) => defender(),
             _ => b.attacker,
@@ -202,8 +206,8 @@ pub fn decision(rs: &Ruleset, s: &GameState) -> Option<(usize, Decision)> {
             let choice = casualties::CasualtyChoice::of(rs, s, b, p.chooser, &p.groups);
             Decision::Casualties { side: p.chooser, hits: choice.hits(), candidates: choice.candidates(), choice }
         }
-        (None, Stage::AttackerSubs) => Decision::AttackerSubmarines,
-        (None, Stage::DefenderSubs) => Decision::DefenderSubmarines,
+        (None, Stage::AttackerSubs | Stage::AttackerSubmerge) => Decision::AttackerSubmarines,
+        (None, Stage::DefenderSubs | Stage::DefenderSubmerge) => Decision::DefenderSubmarines,
         _ => Decision::PressOrRetreat,
     };
     Some((i, d))

@@ -8,7 +8,7 @@ mod options;
 
 pub use load::{load_ruleset_files, load_scenario, DataError, RulesetFiles};
 pub use map::{Canal, Map, Space, SpaceKind};
-pub use options::{BombingCap, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, VictoryCheck};
+pub use options::{BombingCap, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, SubmarineEscape, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use std::collections::BTreeMap;

@@ -62,6 +62,20 @@ pub enum ResearchBreakthrough {
     Choose,
 }
 
+/// How submarines leave a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubmarineEscape {
+    /// After a full round they withdraw to a sea zone, the attacker's first
+    /// (DAAK 4.2; defending ones only with `defending_submarines_withdraw`).
+    WithdrawAfterRound,
+    /// Before any die of each round, the attacker's then the defender's,
+    /// those facing no enemy anti-submarine unit may submerge: out of the
+    /// battle for good, staying in the zone until the turn ends (AA50 FAQ:
+    /// Submarines; FORMAT.md v2, "Submerging").
+    SubmergeBeforeRound,
+}
+
 /// Every knob of the rules engine, with its baseline value (what a ruleset
 /// that neither declares nor fixes it gets).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,6 +118,8 @@ pub struct RuleKnobs {
     /// their owner's turn (a test of the mechanism; Anniversary repairs
     /// battleships at the end of the turn).
     pub repair_at_turn_end: bool,
+    /// How submarines leave a battle.
+    pub submarine_escape: SubmarineEscape,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -127,6 +143,7 @@ impl Default for RuleKnobs {
             air_needs_anti_submarine: false,
             repair_at_turn_end: false,
             sitting_out: Vec::new(),
+            submarine_escape: SubmarineEscape::WithdrawAfterRound,
         }
     }
 }
