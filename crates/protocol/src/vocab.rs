@@ -226,6 +226,13 @@ pub struct Summary {
     pub phase: String,
     /// The power that acts now (during a battle, perhaps the defender).
     pub actor: Option<String>,
+    /// In a phase of the whole round, every power still to act in it (each
+    /// names itself with `power` on its actions); absent otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actors: Vec<String>,
+    /// This round's turn order.
+    #[serde(default)]
+    pub order: Vec<String>,
     pub awaiting: Awaiting,
     pub winner: Option<String>,
     pub decision: DecisionView,
@@ -285,6 +292,8 @@ pub(crate) fn summary(record: &Record, client: &[PowerId], awaiting: Awaiting) -
         turn: power(rs, s.turn),
         phase: s.phase.name().into(),
         actor,
+        actors: game.actors().into_iter().map(|p| power(rs, p)).collect(),
+        order: s.order.iter().map(|p| power(rs, *p)).collect(),
         awaiting,
         winner: s.winner.as_ref().map(|w| w.describe(|p| power(rs, p))),
         decision: decision_view(rs, s),
