@@ -20,10 +20,9 @@ const MIXED_30_AA: &str = "12 inf, 10 arm, 6 ftr, 2 bmb vs 18 inf, 6 arm, 6 ftr,
 const MIXED_100: &str = "40 inf, 30 arm, 20 ftr, 10 bmb vs 60 inf, 20 arm, 20 ftr";
 const MIXED_100_AA: &str = "40 inf, 30 arm, 20 ftr, 10 bmb vs 60 inf, 20 arm, 20 ftr, 1 aa";
 const INFANTRY_10: &str = "10 inf vs 10 inf";
-// Defending submarines against aircraft and ships together are not modelled
-// by the exact mode (their hits may not take aircraft: issue 10), so the
-// naval battle's submarines attack.
-const NAVAL: &str = "4 sub, 2 ftr, 2 bmb, 2 bb vs 2 cv, 4 ftr, 2 bb, 2 trn";
+// Defending submarines' hits may not take the attacking aircraft (issue 10):
+// the exact mode fires them as a group of their own.
+const NAVAL: &str = "4 sub, 2 ftr, 2 bmb, 2 bb vs 3 sub, 2 cv, 4 ftr, 2 bb, 2 trn";
 
 fn calculator() -> Calculator {
     Calculator::new(warboard_rules::ruleset("classic").unwrap())
@@ -46,7 +45,7 @@ fn exact(c: &mut Criterion) {
         ("30v30 mixed + aa", MIXED_30_AA),
         ("100v100 mixed", MIXED_100),
         ("100v100 mixed + aa", MIXED_100_AA),
-        ("10v10 naval, submarines", NAVAL),
+        ("10v13 naval, submarines", NAVAL),
     ] {
         let battle = Battle::parse(text).unwrap();
         let o = calc.exact_uncached(&battle, &opts).unwrap();

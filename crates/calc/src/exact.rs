@@ -21,7 +21,11 @@
 //! 4. The attacker's other units roll; hits mark defenders (`AttackerFire`,
 //!    pool `Defenders`: not yet marked ones).
 //! 5. Every defender left after step 3, marked or not, rolls; hits take
-//!    attackers at once (`DefenderFire`).
+//!    attackers at once (`DefenderFire`). In a sea battle the defending
+//!    submarines' hits may not take aircraft (unless the option says so):
+//!    against aircraft and ships together they are a group of their own,
+//!    taking the first non-aircraft in the order of loss before the other
+//!    hits take the first of what is left (`Kernel::fire`).
 //! 6. Marked defenders are removed; the battle ends when a side is gone
 //!    (`EndRound`, `finish_if_over`); otherwise the attacker may retreat
 //!    (not from an amphibious assault, `retreat_allowed`).
@@ -76,6 +80,9 @@ const TRANSITION_FACTOR: f64 = 1e-3;
 const SHORT: usize = 16;
 
 /// Attacker roles: its main fire, and (sea battles) its submarines' strike.
+/// Defender roles: its fire, and (sea battles where submarines' hits may not
+/// take aircraft, against aircraft and ships together) its submarines' fire
+/// apart from the rest.
 const MAIN: usize = 0;
 const SUBS: usize = 1;
 
@@ -159,6 +166,10 @@ struct Kernel<'a> {
     att: &'a SideGraph,
     def: &'a SideGraph,
     subs: bool,
+    /// The defender's submarines fire as a role of their own (`SUBS`),
+    /// whose hits take only the attacker's non-aircraft (the attacker's
+    /// restricted pool); the defender's `MAIN` role is everyone else.
+    def_subs: bool,
     /// Transitions less likely than this (weight included) are dropped.
     eps: f64,
     /// States with less mass than this are dropped.
@@ -175,14 +186,22 @@ impl Kernel<'_> {
     #[inline(always)]
     fn stay(&self, a: usize, d: usize) -> f64 {
         let main = self.att.dists[MAIN][a].p_zero(&self.att.arena);
-        let def = self.def.dists[0][d].p_zero(&self.def.arena);
+        let def = self.def.dists[MAIN][d].p_zero(&self.def.arena);
         let subs = if !self.subs || self.def.next_in_pool(d, 1) == d {
             // No submarines, or nothing they may hit: their hits are lost.
             1.0
         } else {
             self.att.dists[SUBS][a].p_zero(&self.att.arena)
         };
-        main * def * subs
+        // With no submarine strike (the only way a round changes nothing)
+        // the defender fires from `d` itself.
+        let def_subs = if !self.def_subs || self.att.next_in_pool(a, 1) == a {
+            // Likewise: only aircraft left to the attacker.
+            1.0
+        } else {
+            self.def.dists[SUBS][d].p_zero(&self.def.arena)
+        };
+        main * def * subs * def_subs
     }
 
     /// Sends the successors of `(a, d)` (the state itself included) to
@@ -206,25 +225,54 @@ impl Kernel<'_> {
     /// any submarine strike), with `marked` defenders already hit
     /// (bombardment): the attacker's fire marks defenders of `d1`, and all
     /// of `d1` fire back.
+    ///
+    /// With the defender's submarines firing apart (`def_subs`), all of the
+    /// defender's hits are one casualty choice with two groups: the
+    /// submarines' hits may take only non-aircraft, the others anyone. The
+    /// default pick (casualties.rs, `pick_in_order`: the greedy pick over
+    /// the order of loss) is then the submarines' hits taking the first
+    /// non-aircraft in the order of loss, and the other hits the first of
+    /// what is left: the submarines' hits go through the attacker's
+    /// restricted pool first, then the others through the usual table. The
+    /// attacker's own fire is that of `a`, before any of these losses.
     #[inline(always)]
     fn fire(&self, a: usize, d1: usize, marked: usize, weight: f64, sink: &mut impl Sink) {
-        let mode = self.def.dists[0][d1].mode as usize;
-        let len = self.def.dists[0][d1].len as usize;
-        self.rows(a, d1, marked, weight, (0..=mode).rev(), sink);
-        self.rows(a, d1, marked, weight, mode + 1..len, sink);
+        if self.def_subs && self.att.next_in_pool(a, 1) != a {
+            let (att, def) = (self.att, self.def);
+            let sd: Dist = def.dists[SUBS][d1];
+            outward(sd.slice(&def.arena), sd.mode as usize, weight, self.eps, |is, ws| {
+                self.fire_main(a, att.next_in_pool(a, sd.lo as usize + is), d1, marked, ws, sink);
+            });
+        } else {
+            // No separate submarine fire, or only aircraft left for it to
+            // hit: its hits are lost.
+            self.fire_main(a, a, d1, marked, weight, sink);
+        }
+    }
+
+    /// Steps 4 and 5 with the defender's main hits taken from attacker node
+    /// `a_hit` (`a` less any losses to the defender's submarines).
+    #[inline(always)]
+    fn fire_main(&self, a: usize, a_hit: usize, d1: usize, marked: usize, weight: f64, sink: &mut impl Sink) {
+        let mode = self.def.dists[MAIN][d1].mode as usize;
+        let len = self.def.dists[MAIN][d1].len as usize;
+        self.rows(a, a_hit, d1, marked, weight, (0..=mode).rev(), sink);
+        self.rows(a, a_hit, d1, marked, weight, mode + 1..len, sink);
     }
 
     /// The defender's hits pick the attacker's row; per row, the attacker's
     /// hits spread over the defender's nodes. Going out from the defender's
     /// mode (`rows` runs one way out) the row weights fall, so the range of
     /// the attacker's hits worth keeping only shrinks: its ends are tracked
-    /// rather than searched for.
+    /// rather than searched for. The attacker fires as node `a`; the
+    /// defender's hits are taken from node `a_hit`.
     #[inline(always)]
-    fn rows(&self, a: usize, d1: usize, marked: usize, weight: f64, rows: impl Iterator<Item = usize>, sink: &mut impl Sink) {
+    #[allow(clippy::too_many_arguments)]
+    fn rows(&self, a: usize, a_hit: usize, d1: usize, marked: usize, weight: f64, rows: impl Iterator<Item = usize>, sink: &mut impl Sink) {
         let (att, def, eps, nd) = (self.att, self.def, self.eps, self.nd);
         let main: Dist = att.dists[MAIN][a];
         let pa = main.slice(&att.arena);
-        let dd: Dist = def.dists[0][d1];
+        let dd: Dist = def.dists[MAIN][d1];
         let pd = dd.slice(&def.arena);
         let tails = &att.tails[main.start as usize..(main.start + main.len) as usize];
         let tail = |i: usize| if i < tails.len() { tails[i] } else { 0.0 };
@@ -257,7 +305,7 @@ impl Kernel<'_> {
             if lo >= hi {
                 break;
             }
-            let row = att.next(a, dd.lo as usize + iy) * nd;
+            let row = att.next(a_hit, dd.lo as usize + iy) * nd;
             let first_hits = marked + main.lo as usize + lo;
             if def.chain {
                 // Node d1 + k, up to the empty node, which takes the rest.
@@ -279,9 +327,11 @@ impl Kernel<'_> {
 }
 
 /// What `prepare` found besides the graphs it built: whether attacking
-/// submarines strike first, and whether an AA gun fires in round one.
+/// submarines strike first, whether the defender's submarines fire apart
+/// (`Kernel::def_subs`), and whether an AA gun fires in round one.
 struct Prepared {
     subs: bool,
+    def_subs: bool,
     aa: bool,
 }
 
@@ -309,19 +359,20 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     // Defending submarines' hits are never taken by aircraft (unless the
     // option says so). Against aircraft alone they hit nothing; against
     // ships alone they hit like anyone. Against both, the defender's fire is
-    // two groups of hits with different targets, which this model's single
-    // hit count per side cannot express.
+    // two groups of hits with different targets: the submarines get a role
+    // of their own, whose hits go through the attacker's pool of
+    // non-aircraft (see `Kernel::fire`).
     let att_air = model.attackers.iter().any(|(t, _)| model.profile(t).is_air());
     let att_other = model.attackers.iter().any(|(t, _)| !model.profile(t).is_air());
     let def_subs = model.sea && model.defenders.iter().any(|(t, _)| model.profile(t).submarine && model.profile(t).defense > 0);
+    let mut sub_defense: RoleValues = [0; CLASSES];
+    let split = def_subs && !model.subs_hit_aircraft && att_air && att_other;
     if def_subs && !model.subs_hit_aircraft && att_air {
-        if att_other {
-            return Err(CalcError::NotModelled(
-                "defending submarines against aircraft and ships together (their hits may not take the aircraft)".into(),
-            ));
-        }
         for class in 0..CLASSES {
             if model.profile(class_type(class)).submarine {
+                if split {
+                    sub_defense[class] = defense[class];
+                }
                 defense[class] = 0;
             }
         }
@@ -338,15 +389,23 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     if att_hp.max(def_hp) > MAX_HIT_POINTS {
         return Err(CalcError::TooLarge(format!("more than {MAX_HIT_POINTS} units on a side")));
     }
-    let against_att = dice(&def_root, &defense).max(if aa { aircraft } else { 0 });
+    let against_att = dice(&def_root, &defense).max(dice(&def_root, &sub_defense)).max(if aa { aircraft } else { 0 });
     let against_def = (dice(&att_root, &main) + model.bombard_values.len()).max(dice(&att_root, &subs));
     let trim = opts.prune_below * 1e-4;
 
     let att_roles: &[RoleValues] = if has_subs { &[main, subs] } else { &[main] };
-    let att_pool = aa.then_some((Pool::Aircraft, PoolScope::Start));
+    // One restricted pool a side: AA fire is a land battle's, split
+    // submarine fire a sea battle's.
+    let att_pool = match (aa, split) {
+        (false, false) => None,
+        (true, false) => Some((Pool::Aircraft, PoolScope::Start)),
+        (false, true) => Some((Pool::Ships { aircraft_too: false }, PoolScope::Everywhere)),
+        (true, true) => return Err(CalcError::NotModelled("an AA gun in a sea battle".into())),
+    };
     ws.att.build(&mut ws.scratch, att_root, &att_rule, att_pool, att_roles, att_hp.min(against_att) + 1, trim)?;
     let def_pool = has_subs.then_some((Pool::Ships { aircraft_too: model.subs_hit_aircraft }, PoolScope::Everywhere));
-    ws.def.build(&mut ws.scratch, def_root, &def_rule, def_pool, &[defense], def_hp.min(against_def) + 1, trim)?;
+    let def_roles: &[RoleValues] = if split { &[defense, sub_defense] } else { &[defense] };
+    ws.def.build(&mut ws.scratch, def_root, &def_rule, def_pool, def_roles, def_hp.min(against_def) + 1, trim)?;
 
     let states = ws.att.len().saturating_mul(ws.def.len());
     if states > MAX_STATES {
@@ -354,7 +413,7 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     }
     ws.grid.clear();
     ws.grid.resize(states, 0.0);
-    Ok(Prepared { subs: has_subs, aa })
+    Ok(Prepared { subs: has_subs, def_subs: split, aa })
 }
 
 /// The exact outcome of the battle in `model`.
@@ -366,7 +425,7 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
     let prep = prepare(model, opts, ws)?;
     let eps = opts.prune_below;
     let Workspace { att, def, grid, .. } = ws;
-    let kernel = Kernel { att, def, subs: prep.subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
+    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
     first_round(model, &kernel, prep.aa, grid, &mut ws.small);
 
     let policy = if model.amphibious { RetreatPolicy::Never } else { opts.retreat };
@@ -697,7 +756,7 @@ pub(crate) fn win_chance_pressing_on(
     let prep = prepare(model, opts, ws)?;
     let Workspace { att, def, grid, .. } = ws;
     let eps = opts.prune_below;
-    let kernel = Kernel { att, def, subs: prep.subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
+    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
     grid[0] = 1.0;
     ws.visited.clear();
     folded(&kernel, grid, None, Some(&mut ws.visited));

@@ -36,8 +36,10 @@ pub(crate) enum Pool {
     All,
     /// AA fire: attacking aircraft.
     Aircraft,
-    /// Attacking submarines' first strike: defending ships, and aircraft
-    /// only with the `submarines_hit_aircraft` option.
+    /// Submarines' fire: attacking submarines' first strike takes defending
+    /// ships, and aircraft only with the `submarines_hit_aircraft` option;
+    /// defending submarines' hits take attacking ships (`aircraft_too`
+    /// false).
     Ships { aircraft_too: bool },
 }
 

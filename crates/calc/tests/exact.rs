@@ -68,11 +68,22 @@ fn defending_submarines_never_hit_aircraft() {
     let o = exact("1 ftr vs 1 sub", &CalcOptions::default());
     endings(&o, 1.0, 0.0, 0.0);
     close("rounds", o.expected_rounds, 2.0);
-    // Against aircraft and ships together the exact mode does not model the
-    // two groups of hits: it says so instead of answering wrongly.
-    let err = calc().exact(&Battle::parse("1 ftr, 1 bb vs 1 sub").unwrap(), &CalcOptions::default()).unwrap_err();
-    assert!(matches!(err, warboard_calc::CalcError::NotModelled(_)), "{err}");
-    assert!(err.to_string().contains("Monte Carlo"), "{err}");
+    // Against aircraft and ships together the sub's hits take only the
+    // battleship, though the fighter is cheaper. The fighter can never be
+    // lost, so the attacker always wins: no draw, no defender win. Per
+    // round with both attackers afloat the sub dies with 1 - (1/2)(1/3) =
+    // 5/6 and the battleship with 1/3, independently: sub dead and
+    // battleship afloat 10/18, both dead 5/18, battleship dead and sub
+    // afloat 1/18 (the fighter then needs 2 rounds on average), neither 2/18
+    // (the round repeats). So the battleship survives with (10/18)/(16/18)
+    // = 5/8, and the battle lasts 18/16 + (1/16)·2 = 5/4 rounds.
+    let o = exact("1 ftr, 1 bb vs 1 sub", &CalcOptions::default());
+    endings(&o, 1.0, 0.0, 0.0);
+    close("battleship", o.attacker_survivor(UnitType::Battleship), 5.0 / 8.0);
+    close("fighter", o.attacker_survivor(UnitType::Fighter), 1.0);
+    close("attacker loss", o.attacker_ipc_loss, 24.0 * 3.0 / 8.0);
+    close("defender loss", o.defender_ipc_loss, 8.0);
+    close("rounds", o.expected_rounds, 5.0 / 4.0);
 }
 
 #[test]
@@ -266,12 +277,21 @@ mod reference {
                         let def1 = take(def, sub_hits, ship);
                         let main: Vec<u8> =
                             att1.iter().filter(|u| !(self.sea && **u == Sub)).map(|u| attack(*u)).filter(|v| *v > 0).collect();
-                        let back: Vec<u8> = def1.iter().map(|u| defense(*u)).collect();
+                        // At sea the defending submarines' hits are never
+                        // taken by aircraft: they take the first non-aircraft
+                        // in the order of loss, then the other defenders'
+                        // hits the first of what is left.
+                        let sub_back = |u: &&U| self.sea && **u == Sub;
+                        let back: Vec<u8> = def1.iter().filter(|u| !sub_back(u)).map(|u| defense(*u)).collect();
+                        let subs_back: Vec<u8> = def1.iter().filter(sub_back).map(|u| defense(*u)).collect();
                         for (hits, p_m) in combos(&main) {
-                            for (hits_back, p_d) in combos(&back) {
-                                let att2 = take(&att1, hits_back, |_| true);
-                                let def2 = take(&def1, marks + hits, |_| true);
-                                out.push(((att2, def2), p_aa * p_b * p_s * p_m * p_d));
+                            for (sub_hits_back, p_sd) in combos(&subs_back) {
+                                let att_after_subs = take(&att1, sub_hits_back, |u| !air(u));
+                                for (hits_back, p_d) in combos(&back) {
+                                    let att2 = take(&att_after_subs, hits_back, |_| true);
+                                    let def2 = take(&def1, marks + hits, |_| true);
+                                    out.push(((att2, def2), p_aa * p_b * p_s * p_m * p_sd * p_d));
+                                }
                             }
                         }
                     }
@@ -501,6 +521,26 @@ fn sea_battle_with_submarines_and_a_carrier() {
     check("2 sub, 1 ftr vs 1 cv, 1 ftr, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Sub, Ftr], &[Ftr, Cv, Trn], Army::new());
     let mut b = reference::Battle::new(true, false, 0);
     check("1 bb, 1 sub vs 2 sub, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Bb], &[Sub, Sub, Trn], Army::new());
+}
+
+#[test]
+fn defending_submarines_against_aircraft_and_ships() {
+    // The defending subs' hits take ships only (the battleship or the
+    // attacking sub, never the fighter); the transport's hits take anyone.
+    // "1 ftr, 1 bb vs 1 sub, 1 trn" by exact fractions (a separate
+    // computation): attacker wins 8944634/10643633, defender wins
+    // 1062023/10643633, draw 636976/10643633.
+    let mut b = reference::Battle::new(true, false, 0);
+    check("1 ftr, 1 bb vs 1 sub, 1 trn", &CalcOptions::default(), &mut b, &[Ftr, Bb], &[Sub, Trn], Army::new());
+    let o = exact("1 ftr, 1 bb vs 1 sub, 1 trn", &CalcOptions::default());
+    let n = 10643633.0;
+    endings(&o, 8944634.0 / n, 1062023.0 / n, 636976.0 / n);
+    let mut b = reference::Battle::new(true, false, 0);
+    check("1 ftr, 1 bmb, 1 sub, 1 bb vs 2 sub, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Ftr, Bmb, Bb], &[Sub, Sub, Trn], Army::new());
+    let mut b = reference::Battle::new(true, false, 0);
+    b.retreat_below = Some(0.5);
+    let opts = CalcOptions { retreat: RetreatPolicy::WinChanceBelow(0.5), ..Default::default() };
+    check("2 ftr, 1 bb vs 2 sub, 1 cv", &opts, &mut b, &[Ftr, Ftr, Bb], &[Sub, Sub, Cv], Army::new());
 }
 
 #[test]

@@ -116,10 +116,23 @@ fn agree(what: &str, exact: &Outcome, mc: &Outcome, runs: u64, sigmas: f64) {
     }
 }
 
-fn sweep(battles: usize, runs: u64, seed: u64) {
+/// A sea battle where defending submarines face aircraft and ships
+/// together: the submarines' hits may take only the ships, the other
+/// defenders' hits anyone (two groups of hits in one casualty choice).
+fn split_sub_fire(battle: &Battle) -> bool {
+    let air = |t: UnitType| matches!(t, Fighter | Bomber);
+    battle.defenders.count(Submarine) > 0
+        && battle.attackers.iter().any(|(t, _)| air(t))
+        && battle.attackers.iter().any(|(t, _)| !air(t))
+        && battle.attackers.iter().all(|(t, _)| !matches!(t, Infantry | Armor))
+}
+
+/// Returns how many of the battles checked were `split_sub_fire` ones.
+fn sweep(battles: usize, runs: u64, seed: u64) -> usize {
     let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut done = 0;
+    let mut split = 0;
     while done < battles {
         let (battle, opts) = random_battle(&mut rng);
         let exact_opts = CalcOptions { rounds_distribution: true, ..opts.clone() };
@@ -135,12 +148,41 @@ fn sweep(battles: usize, runs: u64, seed: u64) {
         let what = format!("{} vs {} ({opts:?})", battle.attackers, battle.defenders);
         agree(&what, &exact, &mc, runs, 5.0);
         done += 1;
+        split += split_sub_fire(&battle) as usize;
     }
+    split
 }
 
 #[test]
 fn exact_and_monte_carlo_agree_on_random_battles() {
-    sweep(200, 3000, 1);
+    let split = sweep(200, 3000, 1);
+    println!("{split} of 200 battles with split submarine fire");
+    // The sweep covers defending submarines against aircraft and ships.
+    assert!(split >= 10, "only {split} battles with split submarine fire");
+}
+
+#[test]
+fn defending_submarines_against_aircraft_and_ships_agree() {
+    let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
+    let runs = 10_000;
+    let never = CalcOptions::default();
+    let below = CalcOptions { retreat: RetreatPolicy::WinChanceBelow(0.5), ..Default::default() };
+    let keep_air = CalcOptions { attacker_order: LossOrder::KeepAircraft, ..Default::default() };
+    let cases = [
+        ("2 ftr, 1 bb, 1 sub vs 2 sub, 1 bb", &never),
+        ("3 ftr, 2 bb vs 3 sub, 1 cv, 2 ftr", &never),
+        ("1 ftr, 1 bmb, 2 trn, 1 bb vs 2 sub, 1 trn", &never),
+        ("2 ftr, 1 bb, 1 sub vs 2 sub, 1 bb", &below),
+        ("2 bmb, 1 cv, 1 trn vs 2 sub, 1 cv, 1 ftr", &keep_air),
+    ];
+    for (seed, (text, opts)) in cases.into_iter().enumerate() {
+        let battle = Battle::parse(text).unwrap();
+        assert!(split_sub_fire(&battle), "{text}");
+        let exact = calc.exact(&battle, &CalcOptions { rounds_distribution: true, ..opts.clone() }).unwrap();
+        assert!(exact.pruned < 1e-9);
+        let mc = calc.monte_carlo(&battle, opts, MonteCarlo { runs, seed: 100 + seed as u64 }).unwrap();
+        agree(&format!("{text} ({opts:?})"), &exact, &mc, runs, 5.0);
+    }
 }
 
 #[test]
@@ -159,5 +201,5 @@ fn monte_carlo_is_reproducible() {
 #[test]
 #[ignore]
 fn exact_and_monte_carlo_agree_on_many_random_battles() {
-    sweep(500, 20_000, 2);
+    assert!(sweep(500, 20_000, 2) > 0);
 }
