@@ -232,7 +232,8 @@ impl GameState {
 /// plays alone: Alternative's `independent`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Teams {
-    pub names: Vec<String>,
+    /// Shared, not copied, when a state is cloned (every action clones it).
+    pub names: std::sync::Arc<[String]>,
     /// Per power (by index): its team, as an index into `names`.
     pub of: Vec<Option<u8>>,
 }
@@ -240,7 +241,7 @@ pub struct Teams {
 impl Teams {
     /// The ruleset's two sides as teams.
     pub fn from_sides(sides: &[Side]) -> Teams {
-        let names = vec![Side::Axis.name().to_string(), Side::Allies.name().to_string()];
+        let names = vec![Side::Axis.name().to_string(), Side::Allies.name().to_string()].into();
         Teams { names, of: sides.iter().map(|s| Some(if *s == Side::Axis { 0 } else { 1 })).collect() }
     }
     pub fn allied(&self, a: PowerId, b: PowerId) -> bool {

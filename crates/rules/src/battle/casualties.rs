@@ -42,6 +42,11 @@ fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, 
     v
 }
 
+/// Whether any unit of `side` in the battle has a type `pred` accepts.
+pub(crate) fn side_has(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, pred: impl Fn(&crate::ruleset::UnitStats) -> bool) -> bool {
+    side_iter(rs, s, b, side).any(|u| pred(rs.stats(u.kind)))
+}
+
 /// One side's units in the battle, in the order of the board.
 fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side: BattleSide) -> impl Iterator<Item = &'s Unit> + 'a {
     let attacking = side == BattleSide::Attacker;

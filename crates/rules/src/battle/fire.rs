@@ -10,7 +10,7 @@ use super::{BattleKind, BattleResult, BattleSide, HitGroup, PendingHits, Removal
 use crate::ruleset::{FirstStrike, SubmarineEscape};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
-use crate::ids::UnitId;
+use crate::ids::{UnitId, UnitType};
 use crate::state::Development;
 
 /// More rounds than any real battle lasts.
@@ -190,6 +190,15 @@ fn has_anti_submarine(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> boo
 /// submarines attacking or defending), unless the enemy has an
 /// anti-submarine unit in the battle (Europe and Anniversary destroyers).
 fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
+    let strikes = |st: &crate::ruleset::UnitStats| match st.first_strike {
+        FirstStrike::None => false,
+        FirstStrike::Attack => side == BattleSide::Attacker,
+        FirstStrike::Both => true,
+    };
+    // Most battles have none: a walk of the board without a list first.
+    if !super::casualties::side_has(ctx.rs, ctx.s, b, side, strikes) {
+        return Vec::new();
+    }
     let own = match side {
         BattleSide::Attacker => attackers(ctx.rs, ctx.s, b),
         BattleSide::Defender => defenders(ctx.rs, ctx.s, b),
@@ -199,6 +208,9 @@ fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<Uni
 
 /// Those of `own` (all units of `side` in the battle) that strike first.
 fn strikers_among(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide, own: &[UnitId]) -> Vec<UnitId> {
+    if !ctx.rs.unit_types().any(|u| u.first_strike != FirstStrike::None) {
+        return Vec::new();
+    }
     let strikes = |id: &&UnitId| match ctx.rs.stats(ctx.s.unit(**id).unwrap().kind).first_strike {
         FirstStrike::None => false,
         FirstStrike::Attack => side == BattleSide::Attacker,
@@ -239,12 +251,11 @@ fn fire_groups(ctx: &mut Ctx<'_>, b: &super::Battle, firing: &[UnitId], attackin
     let scored = roll_each(ctx, firing, attacking, who)?;
     let mut groups: Vec<HitGroup> = Vec::new();
     // Units of one type on one side share their targets: ask once a type.
-    let mut known: Vec<(crate::ids::UnitType, Targets)> = Vec::new();
-    for (id, hits) in scored {
+    let mut known: Vec<(UnitType, Targets)> = Vec::new();
+    for (id, kind, hits) in scored {
         if hits == 0 {
             continue;
         }
-        let kind = ctx.s.unit(id).unwrap().kind;
         let targets = match known.iter().find(|(k, _)| *k == kind) {
             Some((_, t)) => *t,
             None => {
@@ -293,14 +304,18 @@ pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> (u8, u8) {
 /// or under the unit's value hits. Attacking units a supporter pairs with
 /// (artillery and infantry, one to one) roll at the supported value.
 /// Returns the hits each unit scored.
-fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<Vec<(UnitId, u32)>, RuleError> {
+fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<Vec<(UnitId, UnitType, u32)>, RuleError> {
     let mut order: Vec<UnitId> = units.to_vec();
-    order.sort_by_key(|id| {
+    let key = |id: &UnitId| {
         let u = ctx.s.unit(*id).unwrap();
         (ctx.rs.rank(u.kind), u.id)
-    });
+    };
+    // Callers pass battle order already; sort only if not.
+    if !order.is_sorted_by_key(key) {
+        order.sort_by_key(key);
+    }
     let mut supporters: Vec<(crate::ids::UnitType, u8, u32)> = Vec::new();
-    if attacking {
+    if attacking && ctx.rs.unit_types().any(|u| u.support.is_some()) {
         for id in &order {
             if let Some(sup) = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).support {
                 match supporters.iter_mut().find(|(t, v, _)| *t == sup.target && *v == sup.attack) {
@@ -330,9 +345,9 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
                 hits += 1;
             }
         }
-        scored.push((id, hits));
+        scored.push((id, kind, hits));
     }
-    let hits = scored.iter().map(|(_, h)| h).sum();
+    let hits = scored.iter().map(|(_, _, h)| h).sum();
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: who.to_string(), dice, hits });
     }
@@ -353,6 +368,15 @@ pub(crate) fn pend(ctx: &mut Ctx<'_>, i: usize, chooser: BattleSide, groups: &[H
 /// step's removal says.
 pub(crate) fn take_casualties(ctx: &mut Ctx<'_>, i: usize, chosen: &[UnitId]) {
     let p = ctx.s.battles[i].pending.take().expect("hits pending");
+    let one_hit = |id: &UnitId| ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).hit_points <= 1);
+    if chosen.iter().all(one_hit) {
+        // The usual case: every unit named goes.
+        return match p.removal {
+            Removal::Now => destroy(ctx, i, chosen),
+            Removal::AfterFirstStrikes => ctx.s.battles[i].struck.extend_from_slice(chosen),
+            Removal::EndOfRound => ctx.s.battles[i].dying.extend_from_slice(chosen),
+        };
+    }
     let mut gone = Vec::new();
     let mut seen: Vec<UnitId> = Vec::new();
     for id in chosen {
