@@ -343,3 +343,19 @@ fn dice_follow_the_rulesets_unit_table_order() {
     g.apply(&Action::Battle { at: mid }, &mut ScriptedDice::new(vec![3, 6, 6])).unwrap();
     assert_eq!(count(&g, "MID", "green", Infantry), 0, "the fighter rolled the 3");
 }
+
+#[test]
+fn player_words_prefer_the_rulesets_own_type() {
+    // Testland has no armor and no tank: `tank` stays armor's nickname, and
+    // the ruleset check is the caller's. A ruleset with a `tank` type of its
+    // own gets it (the vocabulary's Alternative words).
+    let rs = testland(None, &[]);
+    assert_eq!(rs.unit_by_player_name("tanks"), Some(UnitType::Armor));
+    assert_eq!(rs.unit_by_player_name("Artillery"), Some(UnitType::Artillery));
+    let text = include_str!("data/testland/ruleset.toml").replace("type = \"artillery\"", "type = \"tank\"");
+    let mut files = files();
+    files.ruleset = Box::leak(text.into_boxed_str());
+    let with_tank = load_scenario(&files, None).unwrap();
+    assert_eq!(with_tank.unit_by_player_name("tanks"), Some(UnitType::Tank));
+    assert_eq!(with_tank.unit_by_player_name("tank"), Some(UnitType::Tank));
+}

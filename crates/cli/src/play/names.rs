@@ -13,7 +13,9 @@ pub fn short(kind: UnitType) -> &'static str {
 /// The unit type a word names, in any accepted spelling, if the ruleset has
 /// it. The error is a sentence for the person who typed it.
 pub fn parse_unit(word: &str, rs: &Ruleset) -> Result<UnitType, String> {
-    let kind = unit_word(word).ok_or_else(|| format!("`{word}` is not a unit type (try inf, arm, ftr, bmb, trn, sub, cv, bb, aa, ic)"))?;
+    let kind = rs
+        .unit_by_player_name(word)
+        .ok_or_else(|| format!("`{word}` is not a unit type (try inf, arm, ftr, bmb, trn, sub, cv, bb, aa, ic)"))?;
     if rs.unit(kind).is_none() {
         return Err(format!("the {} ruleset has no {}", rs.name, kind.name().replace('_', " ")));
     }

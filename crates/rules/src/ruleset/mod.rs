@@ -220,6 +220,14 @@ impl Ruleset {
     pub fn unit_types(&self) -> impl Iterator<Item = &UnitStats> {
         self.table.iter().map(|t| self.stats(*t))
     }
+    /// A unit type of this ruleset from a word players use: the type of that
+    /// exact name where the ruleset has one (the Alternative rules' `tank`),
+    /// otherwise the usual names and nicknames (`tank` for armor).
+    pub fn unit_by_player_name(&self, word: &str) -> Option<UnitType> {
+        let key = word.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        let exact = UnitType::parse(&key).or_else(|| key.strip_suffix('s').and_then(UnitType::parse));
+        exact.filter(|t| self.unit(*t).is_some()).or_else(|| UnitType::from_player_name(word))
+    }
     /// A unit type's place in the unit table: units roll dice in this order
     /// (FORMAT.md), whatever the vocabulary's order.
     pub fn rank(&self, kind: UnitType) -> usize {
