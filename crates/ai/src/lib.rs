@@ -53,13 +53,18 @@ pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dy
         } else {
             players[p.index()].next_action(game)
         };
-        match game.apply(&action, dice) {
+        // In a phase of the whole round several powers act: the action
+        // names the one whose player chose it.
+        let by = game.round_phase().then_some(p);
+        match game.apply_as(by, &action, dice) {
             Ok(_) => {
                 actions += 1;
                 refused_in_a_row = 0;
             }
             Err(e) => {
-                if e.code == "dice/exhausted" {
+                // Out of dice, or nothing at all is accepted any more (a
+                // bug, if it happens): stop rather than loop for ever.
+                if e.code == "dice/exhausted" || refused_in_a_row > 1000 {
                     break;
                 }
                 refused_in_a_row += 1;

@@ -142,6 +142,13 @@ impl Session {
             } else {
                 (autoplay::default_action(&self.record), None)
             };
+            // In a phase of the whole round the action names its power.
+            let mut action = action;
+            if self.record.game().round_phase() {
+                if let Value::Object(fields) = &mut action {
+                    fields.insert("power".into(), Value::String(vocab::power(&self.record.game().ruleset, p)));
+                }
+            }
             let before = self.record.state().clone();
             match self.record.apply(&action, Origin::Engine) {
                 Ok(entry) => {
