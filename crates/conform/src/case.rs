@@ -216,22 +216,23 @@ fn add_entry(
             }
         }
         if let Some(cargo) = field(entry, "cargo") {
-            if stats.transport_capacity() == 0 && stats.carrier_capacity() == 0 {
+            // The unit table's cargo model: room, and the domains carried;
+            // each piece of cargo takes its `cargo_size` (0: never carried).
+            let Some(hold) = stats.cargo.clone() else {
                 return Err(format!("a {kind} carries no cargo"));
-            }
+            };
             for c in cargo.as_array().ok_or("`cargo` must be a list")? {
                 add_entry(game, c, at, Some(id), names, placed)?;
             }
-            let used: u32 = game
-                .state
-                .cargo_of(id)
-                .map(|c| {
-                    let st = game.ruleset.stats(c.kind);
-                    if stats.transport_capacity() > 0 { st.transport_cost() as u32 } else { st.carrier_cost() as u32 }
-                })
-                .sum();
-            let cap = stats.transport_capacity().max(stats.carrier_capacity()) as u32;
-            if used > cap {
+            let mut used: u32 = 0;
+            for c in game.state.cargo_of(id) {
+                let st = game.ruleset.stats(c.kind);
+                if !hold.carries.contains(&st.domain) || st.cargo_size == 0 {
+                    return Err(format!("`{kind}` cannot carry `{}`", c.kind));
+                }
+                used += st.cargo_size as u32;
+            }
+            if used > hold.capacity as u32 {
                 return Err(format!("the cargo of a {kind} at {} is more than it can carry", game.ruleset.map.name(at)));
             }
         }

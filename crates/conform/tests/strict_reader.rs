@@ -201,3 +201,16 @@ fn income_detail_territories_is_classic_income() {
     let failure = run(&case("purchase", json!({}), detail(31))).expect("territories are worth 32");
     assert!(failure.contains("income_detail of germany: territories: expected 31, found 32"), "{failure}");
 }
+
+#[test]
+fn cargo_must_fit_the_unit_tables_cargo_model() {
+    let aboard = |carrier: &str, cargo: &str| {
+        json!({"units": [{"at": "NOR", "owner": "germany", "type": carrier, "cargo": [{"owner": "germany", "type": cargo}]}]})
+    };
+    let steps = json!([{"check": {"phase": "combat_move"}}]);
+    passes(&case("combat_move", aboard("transport", "armor"), steps.clone()));
+    unloadable(&case("combat_move", aboard("transport", "battleship"), steps.clone()), "`transport` cannot carry `battleship`");
+    unloadable(&case("combat_move", aboard("aircraft_carrier", "industrial_complex"), steps.clone()), "cannot carry `industrial_complex`");
+    unloadable(&case("combat_move", aboard("transport", "bomber"), steps.clone()), "cannot carry `bomber`");
+    unloadable(&case("combat_move", aboard("battleship", "infantry"), steps), "carries no cargo");
+}
