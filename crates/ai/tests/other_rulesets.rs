@@ -18,11 +18,16 @@ fn random_players_play_testland_rounds() {
             ("setup-b.toml", include_str!("../../rules/tests/data/testland/setup-b.toml")),
         ],
     };
-    for scenario in [None, Some("b")] {
+    // Many seeds: random play reaches battles with first strikes, damage,
+    // submerging and support; none may panic or stall.
+    let only: Option<u64> = std::env::var("TESTLAND_SEED").ok().and_then(|v| v.parse().ok());
+    for (seed, scenario) in (0..24u64).filter(|k| only.is_none_or(|o| o == *k)).map(|k| (k, if k % 2 == 0 { None } else { Some("b") })) {
+        eprintln!("seed {seed}");
         let rs = Arc::new(load_scenario(&files, scenario).unwrap());
         let mut game = Game::standard(rs.clone());
-        let mut players: Vec<Box<dyn Player>> = (0..rs.power_count()).map(|i| Box::new(RandomPlayer::new(i as u64 + 7)) as Box<dyn Player>).collect();
-        let outcome = play_game(&mut game, &mut players, &mut SeededDice::new(3), 6);
+        let mut players: Vec<Box<dyn Player>> =
+            (0..rs.power_count()).map(|i| Box::new(RandomPlayer::new(seed * 10 + i as u64)) as Box<dyn Player>).collect();
+        let outcome = play_game(&mut game, &mut players, &mut SeededDice::new(seed), 8);
         assert!(outcome.rounds >= 4 || game.state.winner.is_some(), "{scenario:?}: stuck in round {}", outcome.rounds);
         assert!(outcome.actions > 30, "{scenario:?}: only {} actions", outcome.actions);
     }

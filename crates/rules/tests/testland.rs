@@ -221,15 +221,24 @@ fn a_destroyer_cancels_the_first_strike() {
 #[test]
 fn aircraft_hit_submarines_only_with_a_destroyer() {
     use UnitType::{Destroyer, Fighter, Submarine};
-    // Dice: blue's sub strikes first (6) when red has no destroyer; the
-    // fighter rolls 1, a hit its side cannot put on a submarine.
+    // A fighter alone and a sub cannot touch each other: the battle ends at
+    // once, without a die (AA50 errata to p. 19), the fighter breaking off.
     let mut g = combat(&[("RED", "red", Fighter, 1), ("S2", "blue", Submarine, 1)], "red");
     g.apply(&mv(&g, Fighter, &["RED", "S1", "S2"]), &mut FixedDice(6)).unwrap();
     g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
     g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
+    assert_eq!(g.state.battles[0].result, BattleResult::Retreated);
+    // Beside a battleship, the fighter's hit is lost all the same. Blue's
+    // sub may submerge (declined); its first strike rolls 6; the fighter
+    // rolls 1, a hit its side cannot put on a submarine; the battleship 6.
+    let mut g = combat(&[("RED", "red", Fighter, 1), ("S1", "red", UnitType::Battleship, 1), ("S2", "blue", Submarine, 1)], "red");
+    g.apply(&mv(&g, Fighter, &["RED", "S1", "S2"]), &mut FixedDice(6)).unwrap();
+    g.apply(&mv(&g, UnitType::Battleship, &["S1", "S2"]), &mut FixedDice(6)).unwrap();
+    g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
     decline_submerging(&mut g, 1);
-    g.apply(&Action::Continue, &mut ScriptedDice::new(vec![6, 1])).unwrap();
-    assert_eq!((g.state.battles[0].result, g.state.battles[0].round), (BattleResult::Ongoing, 1), "both dice rolled");
+    g.apply(&Action::Continue, &mut ScriptedDice::new(vec![6, 1, 6])).unwrap();
+    assert_eq!((g.state.battles[0].result, g.state.battles[0].round), (BattleResult::Ongoing, 1), "all three dice rolled");
     assert_eq!(count(&g, "S2", "blue", Submarine), 1, "the fighter's hit is lost");
     // With a destroyer beside it, the sub strikes no first blow and the
     // fighter's hit sinks it: fighter 1, destroyer 6, sub 6.
@@ -294,6 +303,17 @@ fn defenseless_transports_are_removed_without_dice() {
     g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
     assert_eq!(g.state.battles[0].result, BattleResult::AttackerWon);
     assert_eq!(count(&g, "S2", "blue", Transport), 0);
+    // Beside a submarine, against aircraft alone (AA50 errata, p. 19): the
+    // sub cannot hit the fighter, which can hit the transports: they go
+    // without dice, and the fighter and the sub, unable to touch each
+    // other, part.
+    use UnitType::{Fighter, Submarine};
+    let mut g = combat(&[("RED", "red", Fighter, 1), ("S2", "blue", Transport, 1), ("S2", "blue", Submarine, 1)], "red");
+    g.apply(&mv(&g, Fighter, &["RED", "S1", "S2"]), &mut FixedDice(6)).unwrap();
+    g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap();
+    g.apply(&Action::Battle { at: at(&g, "S2") }, &mut ScriptedDice::new(vec![])).unwrap();
+    assert_eq!((count(&g, "S2", "blue", Transport), count(&g, "S2", "blue", Submarine)), (0, 1));
+    assert_eq!(g.state.battles[0].result, BattleResult::Retreated);
 }
 
 #[test]

@@ -69,7 +69,7 @@ pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, targets: 
             continue;
         }
         let st = rs.stats(u.kind);
-        if (targets.only_air && !st.is_air()) || (targets.no_air && st.is_air()) || (targets.no_submarines && st.submarine) {
+        if !targets.admit(st) {
             continue;
         }
         out.push(u.id);

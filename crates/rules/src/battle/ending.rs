@@ -8,24 +8,34 @@ use crate::action::Event;
 use crate::game::Ctx;
 use crate::ids::{PowerId, UnitId};
 
-/// Ends the battle if one side is gone. Defenseless units left alone
-/// against an enemy that can hit them are removed without dice (AA50 FAQ:
-/// Combat, "defenseless transports").
+/// Ends the battle if one side is gone, or if neither side can hurt the
+/// other any more. A side that cannot hurt the enemy loses its defenseless
+/// units without dice when the enemy can hit them (AA50 FAQ: Combat,
+/// "defenseless transports", and the errata to p. 19: transports beside
+/// submarines against aircraft alone). Aircraft and submarines that cannot
+/// touch each other (AA50: aircraft hit submarines only with a destroyer,
+/// submarines never hit aircraft) end the battle as if the attacker broke
+/// off: the aircraft fly on in non-combat move.
 pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
     let b = ctx.s.battles[i].clone();
     let mut att = attackers(ctx.rs, ctx.s, &b);
     let mut def = defenders(ctx.rs, ctx.s, &b);
-    let defenseless = |ids: &[UnitId]| !ids.is_empty() && ids.iter().all(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).defenseless);
-    let can_fire = |ids: &[UnitId], attacking: bool| {
-        ids.iter().any(|id| {
-            let st = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind);
-            (if attacking { st.attack } else { st.defense }) > 0
-        })
-    };
-    if defenseless(&def) && can_fire(&att, true) {
-        destroy(ctx, i, &std::mem::take(&mut def));
-    } else if defenseless(&att) && can_fire(&def, false) {
-        destroy(ctx, i, &std::mem::take(&mut att));
+    if !att.is_empty() && !def.is_empty() {
+        let defenseless = |ids: &[UnitId]| -> Vec<UnitId> {
+            ids.iter().copied().filter(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).defenseless).collect()
+        };
+        let (att_helpless, def_helpless) = (defenseless(&att), defenseless(&def));
+        if !def_helpless.is_empty() && !can_hurt(ctx, &b, &def, false, &att) && can_hurt(ctx, &b, &att, true, &def_helpless) {
+            destroy(ctx, i, &def_helpless);
+            def.retain(|id| !def_helpless.contains(id));
+        } else if !att_helpless.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && can_hurt(ctx, &b, &def, false, &att_helpless) {
+            destroy(ctx, i, &att_helpless);
+            att.retain(|id| !att_helpless.contains(id));
+        }
+        if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &att) {
+            end(ctx, i, BattleResult::Retreated);
+            return true;
+        }
     }
     let result = match (att.is_empty(), def.is_empty()) {
         (false, false) => return false,
@@ -35,6 +45,19 @@ pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
     };
     end(ctx, i, result);
     true
+}
+
+/// Whether any of `firing` (fighting in the role `attacking` says) could
+/// score a hit that one of `targets` may take.
+fn can_hurt(ctx: &Ctx<'_>, b: &super::Battle, firing: &[UnitId], attacking: bool, targets: &[UnitId]) -> bool {
+    firing.iter().any(|id| {
+        let st = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind);
+        let value = if attacking { st.attack } else { st.defense };
+        value > 0 && {
+            let may = super::fire::targets_of(ctx.rs, ctx.s, b, *id);
+            targets.iter().any(|t| may.admit(ctx.rs.stats(ctx.s.unit(*t).unwrap().kind)))
+        }
+    })
 }
 
 pub(crate) fn end(ctx: &mut Ctx<'_>, i: usize, result: BattleResult) {

@@ -108,6 +108,10 @@ pub struct Targets {
 }
 
 impl Targets {
+    /// Whether hits with these targets may take a unit of this type.
+    pub fn admit(&self, st: &crate::ruleset::UnitStats) -> bool {
+        !((self.only_air && !st.is_air()) || (self.no_air && st.is_air()) || (self.no_submarines && st.submarine))
+    }
     pub const ANY: Targets = Targets { only_air: false, no_air: false, no_submarines: false };
     pub const AIRCRAFT: Targets = Targets { only_air: true, no_air: false, no_submarines: false };
 }
