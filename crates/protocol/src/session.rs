@@ -173,6 +173,13 @@ impl Session {
                 }
             }
         }
+        // Never stop in silence (docs/protocol.md, `engine_stuck`).
+        emit(json!({
+            "event": "engine_stuck",
+            "action": null,
+            "code": "engine/action-limit",
+            "message": format!("the engine made {MAX_ENGINE_ACTIONS} actions in a row for the powers it plays and stopped; save and load the game to go on"),
+        }));
     }
 }
 
