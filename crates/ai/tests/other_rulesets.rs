@@ -20,9 +20,9 @@ fn random_players_play_testland_rounds() {
     };
     // Many seeds: random play reaches battles with first strikes, damage,
     // submerging and support; none may panic or stall.
+    // TESTLAND_SEED=k runs one game alone, to look into it.
     let only: Option<u64> = std::env::var("TESTLAND_SEED").ok().and_then(|v| v.parse().ok());
     for (seed, scenario) in (0..24u64).filter(|k| only.is_none_or(|o| o == *k)).map(|k| (k, if k % 2 == 0 { None } else { Some("b") })) {
-        eprintln!("seed {seed}");
         let rs = Arc::new(load_scenario(&files, scenario).unwrap());
         let mut game = Game::standard(rs.clone());
         let mut players: Vec<Box<dyn Player>> =
