@@ -285,11 +285,17 @@ pub(crate) fn submerge(ctx: &mut Ctx<'_>, units: &[UnitId], to: Option<SpaceId>)
         ctx.s.unit_mut(*id).unwrap().at = to;
     }
     ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: Some(to) });
-    ctx.s.battles[i].stage = match side {
+    let next = match side {
         BattleSide::Attacker => Stage::DefenderSubs,
         BattleSide::Defender => Stage::PressOrRetreat,
     };
-    // If one side has withdrawn entirely the battle is over (DAAK 4.2(e)).
+    after_submarines_left(ctx, i, next)
+}
+
+/// Once submarines have left a battle: on to `next`, unless one side has
+/// left entirely (DAAK 4.2(e)) or nothing is left to fight.
+fn after_submarines_left(ctx: &mut Ctx<'_>, i: usize, next: Stage) -> Result<(), RuleError> {
+    ctx.s.battles[i].stage = next;
     if attackers(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() && !defenders(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() {
         end(ctx, i, BattleResult::Retreated);
         return Ok(());
@@ -325,16 +331,9 @@ fn submerge_in_place(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<S
         ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
     }
     ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: None });
-    ctx.s.battles[i].stage = match side {
+    let next = match side {
         BattleSide::Attacker => Stage::DefenderSubmerge,
         BattleSide::Defender => Stage::Bombard,
     };
-    if attackers(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() && !defenders(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() {
-        end(ctx, i, BattleResult::Retreated);
-        return Ok(());
-    }
-    if finish_if_over(ctx, i) {
-        return Ok(());
-    }
-    run(ctx, i, false)
+    after_submarines_left(ctx, i, next)
 }
