@@ -20,7 +20,8 @@ pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
     let b = ctx.s.battles[i].clone();
     let mut att = attackers(ctx.rs, ctx.s, &b);
     let mut def = defenders(ctx.rs, ctx.s, &b);
-    if !att.is_empty() && !def.is_empty() {
+    let any_defenseless = ctx.rs.unit_types().any(|u| u.defenseless);
+    if !att.is_empty() && !def.is_empty() && any_defenseless {
         let defenseless = |ids: &[UnitId]| -> Vec<UnitId> {
             ids.iter().copied().filter(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).defenseless).collect()
         };
@@ -32,10 +33,10 @@ pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
             destroy(ctx, i, &att_helpless);
             att.retain(|id| !att_helpless.contains(id));
         }
-        if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &att) {
-            end(ctx, i, BattleResult::Retreated);
-            return true;
-        }
+    }
+    if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &att) {
+        end(ctx, i, BattleResult::Retreated);
+        return true;
     }
     let result = match (att.is_empty(), def.is_empty()) {
         (false, false) => return false,
