@@ -201,6 +201,15 @@ fn add_entry(
     let hits = field(entry, "hits").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
     let moved = field(entry, "moved").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
     let stats = game.ruleset.stats(kind).clone();
+    // v2: a sub that submerged in a battle this turn (out of it for good).
+    let submerged = match field(entry, "submerged") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => return Err(format!("`submerged` is true or false, not {other}")),
+    };
+    if submerged && !stats.submarine {
+        return Err(format!("only a submarine is `submerged`, not a {kind}"));
+    }
     if carrier.is_none() || stats.is_air() {
         placed.push(SetupUnit { at, owner, kind, count: n });
     }
@@ -210,6 +219,7 @@ fn add_entry(
         u.hits = hits;
         u.moved = moved;
         u.carried_by = carrier;
+        u.flags.submerged = submerged;
         if let Some(name) = name {
             if names.insert(name.to_string(), id).is_some() {
                 return Err(format!("two units are named `{name}`"));
@@ -282,7 +292,14 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
     let ty = Vocabulary::of(&game.ruleset).action(v).map_err(Malformed)?.name;
     Ok(match ty {
         "research" => Action::Research {
-            dice: field(v, "dice").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| Malformed("research needs `dice`: a whole number".into()))?,
+            // Classic has one chart (the shared checker allows `chart` there).
+            dice: match field(v, "chart") {
+                Some(c) if c.as_u64() != Some(1) => return Err(Malformed(format!("the {} ruleset has one research chart: `chart` is 1, not {c}", game.ruleset.name))),
+                _ => field(v, "dice")
+                    .and_then(Value::as_u64)
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| Malformed("research needs `dice`: a whole number".into()))?,
+            },
             development: match field(v, "development").and_then(Value::as_str) {
                 None => None,
                 Some(name) => Some(Development::parse(name).ok_or_else(|| Malformed(format!("unknown development `{name}`")))?),
@@ -451,6 +468,10 @@ const ADDITIONS: &[(&str, &[&str])] = &[(
         "income_detail.objectives",
         // Read as `continue` (see [`action`]).
         "action.decline",
+        // As the shared checker (tools/check_cases.py) allows for classic: a
+        // submarine submerged this turn, and research's one chart.
+        "unit.submerged",
+        "research.chart",
     ],
 )];
 

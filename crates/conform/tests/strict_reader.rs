@@ -81,13 +81,20 @@ fn v2_fields_classic_does_not_have_are_named() {
     unloadable(&state(json!({"researchers": {"germany": 1}})), &not_classic("researchers"));
     unloadable(&state(json!({"unplaced": {"germany": {"infantry": 1}}})), &not_classic("unplaced"));
     unloadable(&state(json!({"eliminated": []})), &not_classic("eliminated"));
-    let sub = json!({"at": "SZ5", "owner": "germany", "type": "submarine", "submerged": true});
-    unloadable(&state(json!({"units": [sub]})), &format!("state.units[1]: {}", not_classic("submerged")));
+    let tank = json!({"at": "GER", "owner": "germany", "type": "armor", "controller": "japan"});
+    unloadable(&state(json!({"units": [tank]})), &format!("state.units[1]: {}", not_classic("controller")));
 
     let action = |a: Value| case("combat_move", json!({}), json!([{"action": a}]));
     let escort = json!({"type": "move", "units": [{"type": "fighter"}], "route": ["GER", "EEU"], "escort": true});
     unloadable(&action(escort), &format!("step 1: action `move`: {}", not_classic("escort")));
-    unloadable(&action(json!({"type": "research", "dice": 1, "chart": 2})), &not_classic("chart"));
+    // Classic has `chart` (one chart, as the shared checker allows) and
+    // `submerged` units (the shared checker allows them too).
+    let chart_two = run(&action(json!({"type": "research", "dice": 1, "chart": 2}))).expect("chart 2 fails");
+    assert!(chart_two.contains("cannot be loaded") && chart_two.contains("one research chart"), "{chart_two}");
+    let sub = json!({"at": "BAL", "owner": "germany", "type": "submarine", "submerged": true});
+    passes(&case("combat_move", json!({"units": [sub]}), json!([{"check": {"units": {"BAL": {"germany": {"submarine": 1}}}}}])));
+    let not_a_sub = json!({"at": "BAL", "owner": "germany", "type": "transport", "submerged": true});
+    unloadable(&state(json!({"units": [not_a_sub]})), "only a submarine is `submerged`");
     unloadable(&action(json!({"type": "repair", "at": "GER", "count": 1})), &format!("step 1: action {}", not_classic("repair")));
     unloadable(&action(json!({"type": "reclaim", "at": "GER", "units": []})), &not_classic("reclaim"));
 
