@@ -379,3 +379,16 @@ fn player_words_prefer_the_rulesets_own_type() {
     assert_eq!(with_tank.unit_by_player_name("tanks"), Some(UnitType::Tank));
     assert_eq!(with_tank.unit_by_player_name("tank"), Some(UnitType::Tank));
 }
+
+#[test]
+fn the_round_starts_with_the_first_power_still_playing() {
+    // Red, first in the turn order, sits out: after the round's purchase,
+    // blue takes the first turn of round 1.
+    let mut g = Game::standard(testland(None, &[("sitting_out", toml::Value::Array(vec!["red".into()]))]));
+    let (blue, green) = (p(&g, "blue"), p(&g, "green"));
+    assert_eq!(g.actors(), vec![blue, green]);
+    for q in [blue, green] {
+        g.apply_as(Some(q), &Action::EndPhase, &mut FixedDice(6)).unwrap();
+    }
+    assert_eq!((g.state.round, g.state.phase, g.state.turn), (1, Phase::CombatMove, blue));
+}

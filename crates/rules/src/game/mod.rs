@@ -162,17 +162,13 @@ impl Game {
     /// Whether the current phase belongs to the whole round, where several
     /// powers act in any order (FORMAT.md v2: alternative's shopping).
     pub fn round_phase(&self) -> bool {
-        self.ruleset.turn.round_phases.contains(&self.state.phase)
+        self.relations().in_round_phase()
     }
 
     /// In a phase of the whole round, the powers still to end it, in turn
     /// order; empty in a power's turn.
     pub fn actors(&self) -> Vec<PowerId> {
-        if !self.round_phase() || !self.state.phase.each_power_acts() || self.state.winner.is_some() {
-            return Vec::new();
-        }
-        let rel = self.relations();
-        self.state.order.iter().copied().filter(|p| !self.state.done.contains(p) && rel.in_game(*p)).collect()
+        self.relations().round_actors()
     }
 
     /// The power an action is taken by, or why `power` may not take it.

@@ -150,7 +150,7 @@ impl Ctx<'_> {
         self.s.ipcs[p.index()] -= cost;
         // Bought in a phase of the whole round, units wait with the power's
         // unplaced ones and are placed in its own turn.
-        let bought = if p == self.s.turn && !self.rs.turn.round_phases.contains(&self.s.phase) {
+        let bought = if p == self.s.turn && !self.rel().in_round_phase() {
             &mut self.s.purchased
         } else {
             self.s.unplaced.entry(p).or_default()

@@ -122,6 +122,21 @@ impl<'a> Relations<'a> {
         }
     }
     /// Whether a power still takes part: it holds territory or has units.
+    /// Whether the current phase is one of the whole round, where several
+    /// powers act in any order (FORMAT.md v2: alternative's shopping).
+    pub fn in_round_phase(&self) -> bool {
+        self.rs.turn.round_phases.contains(&self.s.phase)
+    }
+
+    /// In a phase of the whole round where each power acts, the powers still
+    /// to end it, in turn order; empty otherwise.
+    pub fn round_actors(&self) -> Vec<PowerId> {
+        if !self.in_round_phase() || !self.s.phase.each_power_acts() || self.s.winner.is_some() {
+            return Vec::new();
+        }
+        self.s.order.iter().copied().filter(|p| !self.s.done.contains(p) && self.in_game(*p)).collect()
+    }
+
     /// Whether a power still takes turns: it holds a territory or a unit,
     /// and the ruleset's `sitting_out` list does not leave it out.
     pub fn in_game(&self, p: PowerId) -> bool {

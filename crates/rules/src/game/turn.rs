@@ -8,11 +8,12 @@ use crate::state::{Phase, Winner};
 
 impl Ctx<'_> {
     pub fn end_phase(&mut self) -> Result<(), RuleError> {
-        if self.rs.turn.round_phases.contains(&self.s.phase) && self.s.phase.each_power_acts() {
+        if self.rel().in_round_phase() && self.s.phase.each_power_acts() {
             // Each power ends its own part; the phase ends with the last.
-            self.end_round_phase_for(self.by);
-            let rel = self.rel();
-            if self.s.order.iter().any(|p| !self.s.done.contains(p) && rel.in_game(*p)) {
+            if !self.s.done.contains(&self.by) {
+                self.s.done.push(self.by);
+            }
+            if !self.rel().round_actors().is_empty() {
                 return Ok(());
             }
         }
@@ -51,32 +52,24 @@ impl Ctx<'_> {
     /// the end of the turn.
     fn advance(&mut self) {
         let structure = &self.rs.turn;
-        let in_round = structure.round_phases.contains(&self.s.phase);
+        let in_round = self.rel().in_round_phase();
         let list = if in_round { &structure.round_phases } else { &structure.turn_phases };
         let i = list.iter().position(|p| *p == self.s.phase).unwrap_or(0);
         if let Some(next) = list.get(i + 1) {
             self.s.phase = *next;
             self.s.done.clear();
+            self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
         } else if in_round {
             // The round's own phases are over: the first turn begins.
             self.s.done.clear();
-            self.s.turn = self.s.order[0];
-            if !self.rel().in_game(self.s.turn) {
-                self.s.turn = self.s.order[self.s.order.len() - 1];
-                self.next_turn();
-                return;
-            }
-            self.s.phase = structure.turn_phases[0];
-            self.begin_turn();
+            self.turn_from(0);
         } else {
             self.repair();
             self.check_victory();
             if self.s.winner.is_none() {
-                self.next_turn();
+                self.turn_from(self.s.turn_index() + 1);
             }
-            return;
         }
-        self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
     }
 
     /// At the end of a turn, the power's damaged units are repaired where the
@@ -96,39 +89,36 @@ impl Ctx<'_> {
         }
     }
 
-    /// A power in a phase of the whole round ends its part of it; the phase
-    /// ends when every power still in it has.
-    pub fn end_round_phase_for(&mut self, p: PowerId) {
-        if !self.s.done.contains(&p) {
-            self.s.done.push(p);
+    /// The turn of the first power still in the game at or after place `i`
+    /// of the round's order; past the last, a new round.
+    fn turn_from(&mut self, i: usize) {
+        let rel = self.rel();
+        let next = self.s.order.iter().skip(i).copied().find(|p| rel.in_game(*p));
+        match next {
+            Some(p) => self.start_turn(p),
+            None => self.new_round(),
         }
     }
 
-    /// The next power in turn order that is still in the game; after the
-    /// last, a new round (with its own phases first, where the ruleset has
-    /// them).
-    fn next_turn(&mut self) {
-        let order = self.s.order.clone();
-        let n = order.len();
-        let mut i = self.s.turn_index();
-        for _ in 0..n {
-            i += 1;
-            if i == n {
-                self.s.round += 1;
-                i = 0;
-                if let Some(first) = self.rs.turn.round_phases.first() {
-                    self.s.turn = order[0];
-                    self.s.phase = *first;
-                    self.s.done.clear();
-                    self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
-                    return;
-                }
-            }
-            if self.rel().in_game(order[i]) {
-                break;
-            }
+    /// A new round: its own phases first, where the ruleset has them, else
+    /// the first turn.
+    fn new_round(&mut self) {
+        self.s.round += 1;
+        if let Some(first) = self.rs.turn.round_phases.first() {
+            self.s.turn = self.s.order[0];
+            self.s.phase = *first;
+            self.s.done.clear();
+            self.events.push(Event::PhaseStarted { power: self.s.turn, phase: self.s.phase, round: self.s.round });
+            return;
         }
-        let p = order[i];
+        // With nobody left in the game no turn would start: the first of
+        // the order plays on.
+        let rel = self.rel();
+        let p = self.s.order.iter().copied().find(|p| rel.in_game(*p)).unwrap_or(self.s.order[0]);
+        self.start_turn(p);
+    }
+
+    fn start_turn(&mut self, p: PowerId) {
         self.s.turn = p;
         self.s.phase = self.rs.turn.turn_phases[0];
         self.begin_turn();
