@@ -23,23 +23,21 @@ fn is_cargo(rs: &Ruleset, s: &GameState, u: &Unit, attacking: bool) -> bool {
 /// apart from cargo, AA guns and factories. In a land battle ships are never
 /// there (they bombard from the sea zone and cannot be hit, DAAK 3.5(b)).
 pub fn attackers(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
-    side_units(rs, s, b, BattleSide::Attacker, true).into_iter().map(|u| u.id).collect()
+    fighting(rs, s, b, BattleSide::Attacker)
 }
 
 /// The defending units: every enemy unit there that can fight (not AA guns
 /// or factories, DAAK 3.1(c); not cargo, DAAK 3.2(f)).
 pub fn defenders(rs: &Ruleset, s: &GameState, b: &Battle) -> Vec<UnitId> {
-    side_units(rs, s, b, BattleSide::Defender, true).into_iter().map(|u| u.id).collect()
+    fighting(rs, s, b, BattleSide::Defender)
 }
 
-/// One side's units in the battle, in battle order (unit table, then id)
-/// when `sorted` (the order of the board otherwise: cheaper, for sets).
-fn side_units<'s>(rs: &Ruleset, s: &'s GameState, b: &Battle, side: BattleSide, sorted: bool) -> Vec<&'s Unit> {
+/// One side's units in the battle ([`attackers`] or [`defenders`]), in
+/// battle order: unit table, then id.
+pub fn fighting(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide) -> Vec<UnitId> {
     let mut v: Vec<&Unit> = side_iter(rs, s, b, side).collect();
-    if sorted {
-        v.sort_by_key(|u| (rs.rank(u.kind), u.id));
-    }
-    v
+    v.sort_by_key(|u| (rs.rank(u.kind), u.id));
+    v.into_iter().map(|u| u.id).collect()
 }
 
 /// Whether any unit of `side` in the battle has a type `pred` accepts.
@@ -109,16 +107,17 @@ impl CasualtyChoice {
         self.groups.iter().map(|g| g.1.iter().filter(|x| **x == u).count()).max().unwrap_or(0)
     }
 
+    /// Every candidate as often as it can take hits, in battle order.
+    fn every_hit(&self) -> Vec<UnitId> {
+        self.candidates().into_iter().flat_map(|u| std::iter::repeat_n(u, self.room(u))).collect()
+    }
+
     /// How many hits must be taken: the most the groups can score together.
     pub fn hits(&self) -> u32 {
         if let [(hits, eligible)] = self.groups.as_slice() {
             return (*hits).min(eligible.len() as u32);
         }
-        let mut order = Vec::new();
-        for u in self.candidates() {
-            order.extend(std::iter::repeat_n(u, self.room(u)));
-        }
-        self.pick_in_order(&order).len() as u32
+        self.pick_in_order(&self.every_hit()).len() as u32
     }
 
     /// Whether `chosen` (a unit named once per hit it takes) can be shared
@@ -210,10 +209,7 @@ impl CasualtyChoice {
             let first = likeness(s, eligible[0]);
             return eligible.iter().any(|c| likeness(s, *c) != first);
         }
-        let mut order = Vec::new();
-        for u in self.candidates() {
-            order.extend(std::iter::repeat_n(u, self.room(u)));
-        }
+        let mut order = self.every_hit();
         if order.is_empty() {
             return false;
         }

@@ -256,10 +256,7 @@ pub(crate) fn submerge(ctx: &mut Ctx<'_>, units: &[UnitId], to: Option<SpaceId>)
     if units.is_empty() {
         return reject("battle/no-units", "name the submarines that withdraw");
     }
-    let eligible = match side {
-        BattleSide::Attacker => attackers(ctx.rs, ctx.s, &b),
-        BattleSide::Defender => defenders(ctx.rs, ctx.s, &b),
-    };
+    let eligible = super::casualties::fighting(ctx.rs, ctx.s, &b, side);
     for id in units {
         let is_sub = ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).submarine);
         if !is_sub || !eligible.contains(id) {

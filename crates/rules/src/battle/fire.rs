@@ -2,7 +2,7 @@
 //! hits they score. Round one's special steps are in `round_one.rs`, the
 //! end of a battle in `ending.rs`.
 
-use super::casualties::{attackers, default_casualties, defenders, CasualtyChoice};
+use super::casualties::{attackers, default_casualties, defenders, fighting, side_has, CasualtyChoice};
 use super::decisions::{attacker_sub_zones, defender_sub_zones, retreat_allowed};
 use super::ending::finish_if_over;
 use super::round_one::{aa_fire, bombard, bombing_raid, start_of_battle};
@@ -75,21 +75,11 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 Stage::SubStrike
             }
             Stage::SubStrike => {
-                let any = ctx.rs.unit_types().any(|u| u.first_strike != FirstStrike::None);
-                let strikers = if any { first_strikers(ctx, &b, BattleSide::Attacker) } else { Vec::new() };
-                if !strikers.is_empty() {
-                    let groups = fire_groups(ctx, &b, &strikers, true, "attacking submarines")?;
-                    pend(ctx, i, BattleSide::Defender, &groups, Removal::AfterFirstStrikes);
-                }
+                first_strike(ctx, i, &b, BattleSide::Attacker, Removal::AfterFirstStrikes, "attacking submarines")?;
                 Stage::DefenderStrike
             }
             Stage::DefenderStrike => {
-                let any = ctx.rs.unit_types().any(|u| u.first_strike == FirstStrike::Both);
-                let strikers = if any { first_strikers(ctx, &b, BattleSide::Defender) } else { Vec::new() };
-                if !strikers.is_empty() {
-                    let groups = fire_groups(ctx, &b, &strikers, false, "defending submarines")?;
-                    pend(ctx, i, BattleSide::Attacker, &groups, Removal::Now);
-                }
+                first_strike(ctx, i, &b, BattleSide::Defender, Removal::Now, "defending submarines")?;
                 Stage::AttackerFire
             }
             Stage::AttackerFire => {
@@ -165,66 +155,59 @@ fn is_sub(ctx: &Ctx<'_>, id: UnitId) -> bool {
 /// The submarines of `side` that may submerge now: those facing no enemy
 /// anti-submarine unit in the battle (AA50 FAQ: Submarines).
 pub(crate) fn submergers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
-    let (own, enemy) = match side {
-        BattleSide::Attacker => (attackers(ctx.rs, ctx.s, b), BattleSide::Defender),
-        BattleSide::Defender => (defenders(ctx.rs, ctx.s, b), BattleSide::Attacker),
-    };
-    let subs: Vec<UnitId> = own.into_iter().filter(|id| is_sub(ctx, *id)).collect();
-    if subs.is_empty() || has_anti_submarine(ctx, b, enemy) {
+    let subs: Vec<UnitId> = fighting(ctx.rs, ctx.s, b, side).into_iter().filter(|id| is_sub(ctx, *id)).collect();
+    if subs.is_empty() || has_anti_submarine(ctx.rs, ctx.s, b, side.other()) {
         return Vec::new();
     }
     subs
 }
 
 /// Whether `side` has a unit in the battle that spots submarines.
-fn has_anti_submarine(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> bool {
-    let units = match side {
-        BattleSide::Attacker => attackers(ctx.rs, ctx.s, b),
-        BattleSide::Defender => defenders(ctx.rs, ctx.s, b),
-    };
-    units.iter().any(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).anti_submarine)
+fn has_anti_submarine(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, side: BattleSide) -> bool {
+    side_has(rs, s, b, side, |st| st.anti_submarine)
 }
 
-/// The units of `side` that strike first this round: those whose first
-/// strike applies in their role (classic: attacking submarines; Anniversary:
-/// submarines attacking or defending), unless the enemy has an
-/// anti-submarine unit in the battle (Europe and Anniversary destroyers).
-fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
-    let strikes = |st: &crate::ruleset::UnitStats| match st.first_strike {
+/// Whether a unit of this type strikes first when fighting for `side`
+/// (classic: attacking submarines; Anniversary: submarines on either side).
+fn strikes_first(st: &crate::ruleset::UnitStats, side: BattleSide) -> bool {
+    match st.first_strike {
         FirstStrike::None => false,
         FirstStrike::Attack => side == BattleSide::Attacker,
         FirstStrike::Both => true,
-    };
-    // Most battles have none: a walk of the board without a list first.
-    if !super::casualties::side_has(ctx.rs, ctx.s, b, side, strikes) {
+    }
+}
+
+/// The units of `side` that strike first this round, unless the enemy has
+/// an anti-submarine unit in the battle (Europe and Anniversary destroyers).
+fn first_strikers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
+    // Most rulesets and battles have none: no list is built for them.
+    if !ctx.rs.unit_types().any(|u| strikes_first(u, side)) || !side_has(ctx.rs, ctx.s, b, side, |st| strikes_first(st, side)) {
         return Vec::new();
     }
-    let own = match side {
-        BattleSide::Attacker => attackers(ctx.rs, ctx.s, b),
-        BattleSide::Defender => defenders(ctx.rs, ctx.s, b),
-    };
-    strikers_among(ctx, b, side, &own)
+    strikers_among(ctx, b, side, &fighting(ctx.rs, ctx.s, b, side))
 }
 
 /// Those of `own` (all units of `side` in the battle) that strike first.
 fn strikers_among(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide, own: &[UnitId]) -> Vec<UnitId> {
-    if !ctx.rs.unit_types().any(|u| u.first_strike != FirstStrike::None) {
+    if !ctx.rs.unit_types().any(|u| strikes_first(u, side)) {
         return Vec::new();
     }
-    let strikes = |id: &&UnitId| match ctx.rs.stats(ctx.s.unit(**id).unwrap().kind).first_strike {
-        FirstStrike::None => false,
-        FirstStrike::Attack => side == BattleSide::Attacker,
-        FirstStrike::Both => true,
-    };
-    let mine: Vec<UnitId> = own.iter().filter(strikes).copied().collect();
-    let enemy = match side {
-        BattleSide::Attacker => BattleSide::Defender,
-        BattleSide::Defender => BattleSide::Attacker,
-    };
-    if mine.is_empty() || has_anti_submarine(ctx, b, enemy) {
+    let mine: Vec<UnitId> = own.iter().copied().filter(|id| strikes_first(ctx.rs.stats(ctx.s.unit(*id).unwrap().kind), side)).collect();
+    if mine.is_empty() || has_anti_submarine(ctx.rs, ctx.s, b, side.other()) {
         return Vec::new();
     }
     mine
+}
+
+/// The first-strike step of `side`: its first strikers fire, and their
+/// victims leave as `removal` says.
+fn first_strike(ctx: &mut Ctx<'_>, i: usize, b: &super::Battle, side: BattleSide, removal: Removal, who: &str) -> Result<(), RuleError> {
+    let strikers = first_strikers(ctx, b, side);
+    if !strikers.is_empty() {
+        let groups = fire_groups(ctx, b, &strikers, side == BattleSide::Attacker, who)?;
+        pend(ctx, i, side.other(), &groups, removal);
+    }
+    Ok(())
 }
 
 /// Which enemy units a firing unit's hits may take (`rules/classic.md` §5:
@@ -235,10 +218,8 @@ pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, 
     let u = s.unit(id).unwrap();
     let st = rs.stats(u.kind);
     // Asked only where it matters: the side's units are a walk of the board.
-    let spotted = || {
-        let side_units = if s.allied(u.owner, b.attacker) { attackers(rs, s, b) } else { defenders(rs, s, b) };
-        side_units.iter().any(|o| rs.stats(s.unit(*o).unwrap().kind).anti_submarine)
-    };
+    let own = if s.allied(u.owner, b.attacker) { BattleSide::Attacker } else { BattleSide::Defender };
+    let spotted = || has_anti_submarine(rs, s, b, own);
     Targets {
         only_air: false,
         no_air: st.submarine && !rs.options.submarines_hit_aircraft,
@@ -273,12 +254,7 @@ fn fire_groups(ctx: &mut Ctx<'_>, b: &super::Battle, firing: &[UnitId], attackin
 }
 
 pub(crate) fn has_subs(ctx: &Ctx<'_>, i: usize, side: BattleSide) -> bool {
-    let b = &ctx.s.battles[i];
-    let units = match side {
-        BattleSide::Attacker => attackers(ctx.rs, ctx.s, b),
-        BattleSide::Defender => defenders(ctx.rs, ctx.s, b),
-    };
-    units.iter().any(|id| is_sub(ctx, *id))
+    side_has(ctx.rs, ctx.s, &ctx.s.battles[i], side, |st| st.submarine)
 }
 
 pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> (u8, u8) {
@@ -371,11 +347,8 @@ pub(crate) fn take_casualties(ctx: &mut Ctx<'_>, i: usize, chosen: &[UnitId]) {
     let one_hit = |id: &UnitId| ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).hit_points <= 1);
     if chosen.iter().all(one_hit) {
         // The usual case: every unit named goes.
-        return match p.removal {
-            Removal::Now => destroy(ctx, i, chosen),
-            Removal::AfterFirstStrikes => ctx.s.battles[i].struck.extend_from_slice(chosen),
-            Removal::EndOfRound => ctx.s.battles[i].dying.extend_from_slice(chosen),
-        };
+        remove(ctx, i, chosen, p.removal);
+        return;
     }
     let mut gone = Vec::new();
     let mut seen: Vec<UnitId> = Vec::new();
@@ -394,10 +367,15 @@ pub(crate) fn take_casualties(ctx: &mut Ctx<'_>, i: usize, chosen: &[UnitId]) {
             gone.push(*id);
         }
     }
-    match p.removal {
-        Removal::Now => destroy(ctx, i, &gone),
-        Removal::AfterFirstStrikes => ctx.s.battles[i].struck.extend_from_slice(&gone),
-        Removal::EndOfRound => ctx.s.battles[i].dying.extend_from_slice(&gone),
+    remove(ctx, i, &gone, p.removal);
+}
+
+/// Units destroyed by a step leave the battle when `removal` says.
+fn remove(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId], removal: Removal) {
+    match removal {
+        Removal::Now => destroy(ctx, i, ids),
+        Removal::AfterFirstStrikes => ctx.s.battles[i].struck.extend_from_slice(ids),
+        Removal::EndOfRound => ctx.s.battles[i].dying.extend_from_slice(ids),
     }
 }
 

@@ -70,6 +70,15 @@ pub enum BattleSide {
     Defender,
 }
 
+impl BattleSide {
+    pub fn other(self) -> BattleSide {
+        match self {
+            BattleSide::Attacker => BattleSide::Defender,
+            BattleSide::Defender => BattleSide::Attacker,
+        }
+    }
+}
+
 /// The steps of a round, in order (FORMAT.md: "AA fire, then (round one
 /// only) shore bombardment, then first strikes, then the attacker's and the
 /// defender's fire").
