@@ -4,20 +4,15 @@
 
 use std::sync::Arc;
 use warboard_ai::{play_game, Player, RandomPlayer};
-use warboard_rules::ruleset::{load_scenario, RulesetFiles};
+use warboard_rules::ruleset::load_scenario;
+
+#[path = "../../rules/tests/support/testland_files.rs"]
+mod testland_files;
 use warboard_rules::{Game, SeededDice};
 
 #[test]
 fn random_players_play_testland_rounds() {
-    let files = RulesetFiles {
-        dir: "crates/rules/tests/data/testland",
-        ruleset: include_str!("../../rules/tests/data/testland/ruleset.toml"),
-        map: include_str!("../../rules/tests/data/testland/map.toml"),
-        setups: vec![
-            ("setup.toml", include_str!("../../rules/tests/data/testland/setup.toml")),
-            ("setup-b.toml", include_str!("../../rules/tests/data/testland/setup-b.toml")),
-        ],
-    };
+    let files = testland_files::files();
     // Many seeds: random play reaches battles with first strikes, damage,
     // submerging and support; none may panic or stall.
     // TESTLAND_SEED=k runs one game alone, to look into it.

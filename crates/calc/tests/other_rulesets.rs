@@ -5,18 +5,13 @@
 
 use std::sync::Arc;
 use warboard_calc::{Battle, CalcError, CalcOptions, Calculator, MonteCarlo};
-use warboard_rules::ruleset::{load_scenario, RulesetFiles};
+use warboard_rules::ruleset::load_scenario;
+
+#[path = "../../rules/tests/support/testland_files.rs"]
+mod testland_files;
 
 fn testland() -> Calculator {
-    let files = RulesetFiles {
-        dir: "crates/rules/tests/data/testland",
-        ruleset: include_str!("../../rules/tests/data/testland/ruleset.toml"),
-        map: include_str!("../../rules/tests/data/testland/map.toml"),
-        setups: vec![
-            ("setup.toml", include_str!("../../rules/tests/data/testland/setup.toml")),
-            ("setup-b.toml", include_str!("../../rules/tests/data/testland/setup-b.toml")),
-        ],
-    };
+    let files = testland_files::files();
     Calculator::new(Arc::new(load_scenario(&files, None).unwrap()))
 }
 

@@ -5,20 +5,12 @@
 
 use std::sync::Arc;
 use warboard_rules::battle::BattleResult;
-use warboard_rules::ruleset::{load_scenario, RulesetFiles};
-use warboard_rules::{Action, FixedDice, Game, Phase, PowerId, Ruleset, ScriptedDice, SpaceId, UnitType};
+#[path = "support/testland_files.rs"]
+mod testland_files;
 
-fn files() -> RulesetFiles {
-    RulesetFiles {
-        dir: "crates/rules/tests/data/testland",
-        ruleset: include_str!("data/testland/ruleset.toml"),
-        map: include_str!("data/testland/map.toml"),
-        setups: vec![
-            ("setup.toml", include_str!("data/testland/setup.toml")),
-            ("setup-b.toml", include_str!("data/testland/setup-b.toml")),
-        ],
-    }
-}
+use testland_files::files;
+use warboard_rules::ruleset::load_scenario;
+use warboard_rules::{Action, FixedDice, Game, Phase, PowerId, Ruleset, ScriptedDice, SpaceId, UnitType};
 
 fn testland(scenario: Option<&str>, options: &[(&str, toml::Value)]) -> Arc<Ruleset> {
     let mut rs = load_scenario(&files(), scenario).unwrap_or_else(|e| panic!("{e}"));
@@ -338,7 +330,7 @@ fn dice_follow_the_rulesets_unit_table_order() {
     // rolls first. Dice 3 then 6: the fighter (3) hits with the 3 and the
     // infantry (1) misses with the 6, one hit; in the vocabulary's order
     // (infantry first) both would miss.
-    let text = include_str!("data/testland/ruleset.toml");
+    let text = files().ruleset;
     let ftr_start = text.find("[[unit]]\ntype = \"fighter\"").unwrap();
     let ftr_end = text[ftr_start..].find("\n\n").unwrap() + ftr_start + 2;
     let inf_start = text.find("[[unit]]\ntype = \"infantry\"").unwrap();
@@ -372,7 +364,7 @@ fn player_words_prefer_the_rulesets_own_type() {
     let rs = testland(None, &[]);
     assert_eq!(rs.unit_by_player_name("tanks"), Some(UnitType::Armor));
     assert_eq!(rs.unit_by_player_name("Artillery"), Some(UnitType::Artillery));
-    let text = include_str!("data/testland/ruleset.toml").replace("type = \"artillery\"", "type = \"tank\"");
+    let text = files().ruleset.replace("type = \"artillery\"", "type = \"tank\"");
     let mut files = files();
     files.ruleset = Box::leak(text.into_boxed_str());
     let with_tank = load_scenario(&files, None).unwrap();

@@ -21,12 +21,7 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
     if version == 1 {
         return v1::load(raw);
     }
-    let entries = raw
-        .log
-        .iter()
-        .enumerate()
-        .map(|(i, v)| serde_json::from_value::<Entry>(v.clone()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
-        .collect::<Result<Vec<Entry>, LoadError>>()?;
+    let entries: Vec<Entry> = parse_log(&raw.log)?;
     let snapshot: GameState = serde_json::from_value(raw.snapshot).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
     // The hash guards the snapshot itself; checking it before the replay
     // tells an edited snapshot from an edited log.
@@ -51,6 +46,15 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
         return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
     }
     Ok(record)
+}
+
+/// The log's entries, in the shape of the file's version; an error names
+/// the entry at fault.
+pub(crate) fn parse_log<T: serde::de::DeserializeOwned>(log: &[Value]) -> Result<Vec<T>, LoadError> {
+    log.iter()
+        .enumerate()
+        .map(|(i, v)| serde_json::from_value::<T>(v.clone()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
+        .collect()
 }
 
 /// The record at the start of the saved game, its client dice queued.

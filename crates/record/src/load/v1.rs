@@ -15,7 +15,7 @@
 //!
 //! Saving the loaded game writes the current version.
 
-use super::{check_client_dice, start_replay};
+use super::{check_client_dice, parse_log, start_replay};
 use crate::error::LoadError;
 use crate::file::{Origin, RawSave};
 use crate::ApplyError;
@@ -45,12 +45,7 @@ pub(super) fn load(raw: RawSave) -> Result<Record, LoadError> {
     if raw.ruleset != "classic" {
         return Err(LoadError::Malformed(format!("a version 1 save is of the classic ruleset, not `{}`", raw.ruleset)));
     }
-    let entries = raw
-        .log
-        .iter()
-        .enumerate()
-        .map(|(i, v)| serde_json::from_value::<EntryV1>(v.clone()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
-        .collect::<Result<Vec<EntryV1>, LoadError>>()?;
+    let entries: Vec<EntryV1> = parse_log(&raw.log)?;
     let start = Start { ruleset: raw.ruleset, options: raw.options.changed, position: raw.position, dice: raw.dice.mode() };
     let mut record = start_replay(start, &raw.dice)?;
     check_options(&record, &raw.options.canonical)?;

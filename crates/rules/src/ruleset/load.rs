@@ -3,7 +3,7 @@
 
 use super::map::{Canal, Map, Space, SpaceKind};
 use super::options::{OptionDecl, Options};
-use super::{Cargo, CargoFights, FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
+use super::{Cargo, FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
 use crate::state::Phase;
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use serde::Deserialize;
@@ -112,7 +112,7 @@ struct UnitToml {
     #[serde(default)]
     cargo_size: u8,
     #[serde(default)]
-    cargo: Option<CargoToml>,
+    cargo: Option<Cargo>,
     #[serde(default)]
     blitz: bool,
     #[serde(default)]
@@ -144,15 +144,6 @@ fn one() -> u8 {
 }
 fn yes() -> bool {
     true
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CargoToml {
-    capacity: u8,
-    carries: Vec<Domain>,
-    #[serde(default)]
-    fights: CargoFights,
 }
 
 #[derive(Deserialize)]
@@ -463,7 +454,7 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             defense: u.defense,
             movement: u.movement,
             cargo_size: u.cargo_size,
-            cargo: u.cargo.as_ref().map(|c| Cargo { capacity: c.capacity, carries: c.carries.clone(), fights: c.fights }),
+            cargo: u.cargo.clone(),
             blitz: u.blitz,
             submarine: u.submarine,
             strategic_bomber: u.strategic_bomber,

@@ -25,11 +25,13 @@ pub struct PowerInfo {
 }
 
 /// What a unit carries: how much room, units of which domains, and whether
-/// its cargo fights.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// its cargo fights. Read from the unit table as it is (`cargo = {...}`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Cargo {
     pub capacity: u8,
     pub carries: Vec<Domain>,
+    #[serde(default)]
     pub fights: CargoFights,
 }
 
