@@ -36,18 +36,8 @@ impl Phase {
         Phase::Place,
         Phase::Income,
     ];
-    pub const ALL: [Phase; 10] = [
-        Phase::Research,
-        Phase::Purchase,
-        Phase::CombatMove,
-        Phase::Combat,
-        Phase::NoncombatMove,
-        Phase::Place,
-        Phase::Income,
-        Phase::Payday,
-        Phase::Shopping,
-        Phase::Turn,
-    ];
+    /// The Alternative rules' round (FORMAT.md v2).
+    pub const ALTERNATIVE: [Phase; 3] = [Phase::Payday, Phase::Shopping, Phase::Turn];
     pub fn name(self) -> &'static str {
         match self {
             Phase::Research => "research",
@@ -69,7 +59,7 @@ impl Phase {
         self != Phase::Payday
     }
     pub fn parse(s: &str) -> Option<Phase> {
-        Phase::ALL.into_iter().find(|p| p.name() == s)
+        Phase::TURN.into_iter().chain(Phase::ALTERNATIVE).find(|p| p.name() == s)
     }
 
 }
