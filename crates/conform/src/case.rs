@@ -450,7 +450,8 @@ const ACTIONS: &[ActionType] = &[
 /// not name is "not part of" that ruleset, and a case using it fails to load.
 /// A ruleset without a row has v1 only: each ruleset that is built in adds
 /// its row here.
-const ADDITIONS: &[(&str, &[&str])] = &[(
+const ADDITIONS: &[(&str, &[&str])] = &[
+(
     "classic",
     &[
         "action.power",
@@ -472,6 +473,25 @@ const ADDITIONS: &[(&str, &[&str])] = &[(
         // submarine submerged this turn, and research's one chart.
         "unit.submerged",
         "research.chart",
+    ],
+),
+(
+    "europe",
+    &[
+        "action.power",
+        "check.to_place",
+        "check.income_detail",
+        "income_detail.territories",
+        "income_detail.convoys",
+        "income_detail.middle_east_payment",
+        // Read as `continue`, as in classic.
+        "action.decline",
+        "unit.submerged",
+        // The Soviet Patriotic War (EUROPE FAQ: Second Edition Rules).
+        "action.convert",
+        // Strategic bombing raids with escorts and interceptors.
+        "action.intercept",
+        "move.escort",
     ],
 )];
 

@@ -74,8 +74,7 @@ pub(crate) fn press_on(ctx: &mut Ctx<'_>) -> Result<(), RuleError> {
     b.stage = match b.stage {
         Stage::AttackerSubs => Stage::DefenderSubs,
         Stage::DefenderSubs => Stage::PressOrRetreat,
-        Stage::AttackerSubmerge => Stage::DefenderSubmerge,
-        Stage::DefenderSubmerge => Stage::Bombard,
+        Stage::AttackerSubmerge | Stage::DefenderSubmerge => super::fire::after_submerge_stage(ctx.rs, b.stage),
         _ => {
             b.round += 1;
             Stage::AaFire
@@ -243,6 +242,9 @@ pub(crate) fn submerge(ctx: &mut Ctx<'_>, units: &[UnitId], to: Option<SpaceId>)
     if matches!(b.stage, Stage::AttackerSubmerge | Stage::DefenderSubmerge) {
         return submerge_in_place(ctx, i, units, to);
     }
+    if b.stage == Stage::PressOrRetreat && super::fire::submerge_at_round_end(ctx, &b) {
+        return submerge_and_press_on(ctx, i, units, to);
+    }
     let side = match b.stage {
         Stage::AttackerSubs => BattleSide::Attacker,
         Stage::DefenderSubs => BattleSide::Defender,
@@ -317,10 +319,13 @@ fn submerge_in_place(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<S
     }
     let may = super::fire::submergers(ctx, &b, side);
     if let Some(id) = units.iter().find(|id| !may.contains(id)) {
-        let why = if ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).submarine) {
-            "a submarine facing an enemy destroyer cannot submerge (AA50 FAQ: Submarines)"
-        } else {
+        let europe = ctx.rs.options.submarine_escape == crate::ruleset::SubmarineEscape::SubmergeBeforeOwnDice;
+        let why = if !ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).submarine) {
             "only the deciding side's submarines in this battle may submerge"
+        } else if europe {
+            "only the deciding side's own submarines not hit this round may submerge; bystanders never do (EUROPE FAQ: Submarines)"
+        } else {
+            "a submarine facing an enemy destroyer cannot submerge (AA50 FAQ: Submarines)"
         };
         return reject("battle/not-your-sub", why);
     }
@@ -328,9 +333,27 @@ fn submerge_in_place(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<S
         ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
     }
     ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: None });
-    let next = match side {
-        BattleSide::Attacker => Stage::DefenderSubmerge,
-        BattleSide::Defender => Stage::Bombard,
-    };
-    after_submarines_left(ctx, i, next)
+    after_submarines_left(ctx, i, super::fire::after_submerge_stage(ctx.rs, b.stage))
+}
+
+/// Europe, at a round's end: the named attacking submarines submerge, the
+/// rest of the attack presses on (FORMAT.md v2, "Submerging").
+fn submerge_and_press_on(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
+    let b = ctx.s.battles[i].clone();
+    if to.is_some() {
+        return reject("battle/submerge-in-place", "submarines submerge where they are: name no zone");
+    }
+    if units.is_empty() {
+        return reject("battle/no-units", "name the submarines that submerge");
+    }
+    let may = super::fire::submergers(ctx, &b, BattleSide::Attacker);
+    if units.iter().any(|id| !may.contains(id)) {
+        return reject("battle/not-your-sub", "only the attacker's own submarines in this battle may submerge now");
+    }
+    for id in units {
+        ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
+    }
+    ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: None });
+    ctx.s.battles[i].round += 1;
+    after_submarines_left(ctx, i, Stage::AaFire)
 }

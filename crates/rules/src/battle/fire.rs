@@ -53,20 +53,23 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 // submarines, so this is still before any die of the round.
                 match ctx.rs.options.submarine_escape {
                     SubmarineEscape::SubmergeBeforeRound => Stage::AttackerSubmerge,
-                    SubmarineEscape::WithdrawAfterRound => Stage::Bombard,
+                    // Europe: later rounds' attackers chose at the end of the
+                    // round before (PressOrRetreat).
+                    SubmarineEscape::SubmergeBeforeOwnDice if b.round == 1 => Stage::AttackerSubmerge,
+                    _ => Stage::Bombard,
                 }
             }
             Stage::AttackerSubmerge => {
                 if !auto && !submergers(ctx, &b, BattleSide::Attacker).is_empty() {
                     return Ok(());
                 }
-                Stage::DefenderSubmerge
+                after_submerge_stage(ctx.rs, Stage::AttackerSubmerge)
             }
             Stage::DefenderSubmerge => {
                 if !auto && !submergers(ctx, &b, BattleSide::Defender).is_empty() {
                     return Ok(());
                 }
-                Stage::Bombard
+                after_submerge_stage(ctx.rs, Stage::DefenderSubmerge)
             }
             Stage::Bombard => {
                 if b.round == 1 && b.kind == BattleKind::Land && ctx.s.battles[i].amphibious {
@@ -93,7 +96,13 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 let firing: Vec<UnitId> = all.into_iter().filter(|id| !strikers.contains(id)).collect();
                 let groups = fire_groups(ctx, &b, &firing, true, "attacker")?;
                 pend(ctx, i, BattleSide::Defender, &groups, Removal::EndOfRound);
-                Stage::DefenderFire
+                match ctx.rs.options.submarine_escape {
+                    // EUROPE FAQ: Submarines: defending subs submerge only
+                    // "immediately before rolling their own attacks", once
+                    // they have withstood the attacker's fire.
+                    SubmarineEscape::SubmergeBeforeOwnDice => Stage::DefenderSubmerge,
+                    _ => Stage::DefenderFire,
+                }
             }
             Stage::DefenderFire => {
                 // One roll for all defenders that did not strike first (dice
@@ -113,7 +122,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 }
                 match ctx.rs.options.submarine_escape {
                     SubmarineEscape::WithdrawAfterRound => Stage::AttackerSubs,
-                    SubmarineEscape::SubmergeBeforeRound => Stage::PressOrRetreat,
+                    SubmarineEscape::SubmergeBeforeRound | SubmarineEscape::SubmergeBeforeOwnDice => Stage::PressOrRetreat,
                 }
             }
             Stage::AttackerSubs => {
@@ -129,7 +138,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 Stage::PressOrRetreat
             }
             Stage::PressOrRetreat => {
-                if !auto && retreat_allowed(ctx, i).is_ok() {
+                if !auto && (retreat_allowed(ctx, i).is_ok() || submerge_at_round_end(ctx, &b)) {
                     return Ok(());
                 }
                 // Dice that never hit (FORMAT.md's "miss") or sides that
@@ -152,14 +161,36 @@ fn is_sub(ctx: &Ctx<'_>, id: UnitId) -> bool {
     ctx.rs.stats(ctx.s.unit(id).unwrap().kind).submarine
 }
 
-/// The submarines of `side` that may submerge now: those facing no enemy
-/// anti-submarine unit in the battle (AA50 FAQ: Submarines).
+/// The submarines of `side` that may submerge now. Anniversary: those
+/// facing no enemy anti-submarine unit in the battle (AA50 FAQ:
+/// Submarines). Europe: any of the side's own (never bystanders') not hit
+/// this round, destroyers or not (EUROPE FAQ: Submarines).
 pub(crate) fn submergers(ctx: &Ctx<'_>, b: &super::Battle, side: BattleSide) -> Vec<UnitId> {
-    let subs: Vec<UnitId> = fighting(ctx.rs, ctx.s, b, side).into_iter().filter(|id| is_sub(ctx, *id)).collect();
-    if subs.is_empty() || has_anti_submarine(ctx.rs, ctx.s, b, side.other()) {
+    let subs: Vec<UnitId> = fighting(ctx.rs, ctx.s, b, side)
+        .into_iter()
+        .filter(|id| is_sub(ctx, *id) && !b.dying.contains(id) && !b.struck.contains(id))
+        .collect();
+    let spotted = || ctx.rs.options.submarine_escape == SubmarineEscape::SubmergeBeforeRound && has_anti_submarine(ctx.rs, ctx.s, b, side.other());
+    if subs.is_empty() || spotted() {
         return Vec::new();
     }
     subs
+}
+
+/// Whether the attacker may submerge submarines with its choice at the
+/// end of a round (Europe: "at each round's end", FORMAT.md v2).
+pub(crate) fn submerge_at_round_end(ctx: &Ctx<'_>, b: &super::Battle) -> bool {
+    ctx.rs.options.submarine_escape == SubmarineEscape::SubmergeBeforeOwnDice && !submergers(ctx, b, BattleSide::Attacker).is_empty()
+}
+
+/// The stage after a side's submerging choice.
+pub(crate) fn after_submerge_stage(rs: &crate::Ruleset, stage: Stage) -> Stage {
+    match (rs.options.submarine_escape, stage) {
+        (SubmarineEscape::SubmergeBeforeOwnDice, Stage::AttackerSubmerge) => Stage::Bombard,
+        (SubmarineEscape::SubmergeBeforeOwnDice, _) => Stage::DefenderFire,
+        (_, Stage::AttackerSubmerge) => Stage::DefenderSubmerge,
+        _ => Stage::Bombard,
+    }
 }
 
 /// Whether `side` has a unit in the battle that spots submarines.

@@ -1,7 +1,7 @@
 //! Parsing and validating ruleset files. A bad file fails with messages that
 //! name the file, the entry and the problem; every problem is listed at once.
 
-use super::map::{Canal, Map, Space, SpaceKind};
+use super::map::{Canal, Convoy, Map, Space, SpaceKind};
 use super::options::{OptionDecl, Options};
 use super::{Cargo, FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
 use crate::state::Phase;
@@ -178,7 +178,20 @@ struct SpaceToml {
     #[serde(default)]
     original_factory: bool,
     island_in: Option<String>,
+    /// A convoy centre (sea zones only; Europe).
+    convoy: Option<ConvoyToml>,
+    /// The power that pays this territory's value to an enemy holding it
+    /// (Europe's Middle East).
+    paid_by: Option<String>,
     adjacent: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConvoyToml {
+    value: u32,
+    owner: String,
+    requires: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -317,6 +330,36 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             }
             id
         });
+        let power_named = |what: &str, o: &str, problems: &mut Problems| {
+            let p = power_ids.get(o).copied();
+            if p.is_none() {
+                problems.add(&map_file, &entry, format!("{what} `{o}` is not a power of this ruleset"));
+            }
+            p
+        };
+        let convoy = s.convoy.as_ref().and_then(|c| {
+            if kind != SpaceKind::Sea {
+                problems.add(&map_file, &entry, "only a sea zone can be a convoy centre");
+            }
+            let owner = power_named("convoy owner", &c.owner, &mut problems)?;
+            let requires = match c.requires.as_deref() {
+                None => None,
+                Some(z) => match space_ids.get(z) {
+                    Some(&id) => Some(id),
+                    None => {
+                        problems.add(&map_file, &entry, format!("convoy requires `{z}`, not a space of this map"));
+                        None
+                    }
+                },
+            };
+            Some(Convoy { value: c.value, owner, requires })
+        });
+        let paid_by = s.paid_by.as_deref().and_then(|o| {
+            if kind != SpaceKind::Land || neutral {
+                problems.add(&map_file, &entry, "only an owned land territory can be paid for by a power");
+            }
+            power_named("paid_by", o, &mut problems)
+        });
         let capital_of = if s.capital {
             let p = rs.power.iter().position(|p| p.capital.as_deref() == Some(s.id.as_str())).map(|i| PowerId(i as u8));
             if p.is_none() {
@@ -336,6 +379,8 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             capital_of,
             original_factory: s.original_factory,
             island_in,
+            convoy,
+            paid_by,
             adjacent,
         });
     }

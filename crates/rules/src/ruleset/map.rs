@@ -26,7 +26,25 @@ pub struct Space {
     pub original_factory: bool,
     /// For an island fully surrounded by one sea zone (DAAK 3.4(b)): that zone.
     pub island_in: Option<SpaceId>,
+    /// A convoy centre at sea (Europe): its value is paid to its owner while
+    /// the owner controls the zone (and `requires`, if given: the Soviet
+    /// convoy needs Archangel, EUROPE FAQ: Industry, IPCs, Convoys, and
+    /// Production).
+    pub convoy: Option<Convoy>,
+    /// The power that pays this territory's value to the enemy holding it,
+    /// which is worth nothing to anyone otherwise (Europe's Middle East).
+    pub paid_by: Option<PowerId>,
     pub adjacent: Vec<SpaceId>,
+}
+
+/// A convoy centre: see [`Space::convoy`].
+#[derive(Clone, Debug)]
+pub struct Convoy {
+    pub value: u32,
+    /// The power it pays, and its controller at the start.
+    pub owner: PowerId,
+    /// A land territory the owner must also control for the convoy to pay.
+    pub requires: Option<SpaceId>,
 }
 
 impl Space {

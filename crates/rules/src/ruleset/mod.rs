@@ -249,10 +249,10 @@ impl Ruleset {
 }
 
 /// The names of the rulesets built into this binary.
-pub const RULESET_NAMES: &[&str] = &["classic"];
+pub const RULESET_NAMES: &[&str] = &["classic", "europe"];
 
 /// Rulesets FORMAT.md v2 names that are planned but not built in yet.
-pub const PLANNED_RULESETS: &[&str] = &["europe", "anniversary-1941", "anniversary-1942", "alternative"];
+pub const PLANNED_RULESETS: &[&str] = &["anniversary-1941", "anniversary-1942", "alternative"];
 
 /// The embedded text of a built-in ruleset's files.
 pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
@@ -262,6 +262,12 @@ pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
             ruleset: include_str!("../../../../rulesets/classic/ruleset.toml"),
             map: include_str!("../../../../rulesets/classic/map.toml"),
             setups: vec![("setup.toml", include_str!("../../../../rulesets/classic/setup.toml"))],
+        }),
+        "europe" => Some(RulesetFiles {
+            dir: "rulesets/europe",
+            ruleset: include_str!("../../../../rulesets/europe/ruleset.toml"),
+            map: include_str!("../../../../rulesets/europe/map.toml"),
+            setups: vec![("setup.toml", include_str!("../../../../rulesets/europe/setup.toml"))],
         }),
         _ => None,
     }

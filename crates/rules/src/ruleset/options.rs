@@ -74,6 +74,14 @@ pub enum SubmarineEscape {
     /// battle for good, staying in the zone until the turn ends (AA50 FAQ:
     /// Submarines; FORMAT.md v2, "Submerging").
     SubmergeBeforeRound,
+    /// Europe (EUROPE FAQ: Submarines; FORMAT.md v2, "Submerging"): each
+    /// submarine may submerge "immediately before" rolling its own dice,
+    /// even facing destroyers. The attacker's before round 1 (sub-stalling)
+    /// and at each round's end with its choice to press on; the defender's
+    /// once the attacker has fired and the defender has chosen its losses,
+    /// before its own dice, never those hit this round. Bystanders never
+    /// submerge.
+    SubmergeBeforeOwnDice,
 }
 
 /// Every knob of the rules engine, with its baseline value (what a ruleset
