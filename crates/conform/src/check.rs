@@ -221,13 +221,17 @@ fn to_place(s: &GameState, p: PowerId) -> BTreeMap<String, u64> {
     out
 }
 
-/// One part of a power's income (FORMAT v2 `income_detail`). Classic, the
-/// only ruleset built in, is paid for its territories alone: no convoys and
-/// no national objectives.
+/// One part of a power's income (FORMAT v2 `income_detail`); the case
+/// reader lets through only the parts the ruleset has. No ruleset built in
+/// has national objectives yet: 0.
 fn income_part(game: &Game, p: PowerId, part: &str) -> Result<i64, String> {
+    let rel = game.relations();
+    let parts = rel.income_parts(p);
     match part {
-        "territories" => Ok(game.income(p) as i64),
+        "territories" => Ok(parts.territories as i64),
+        "convoys" => Ok(parts.convoys as i64),
         "objectives" => Ok(0),
+        "middle_east_payment" => Ok(rel.tribute(p, parts.total()).iter().map(|(_, n)| *n as i64).sum()),
         other => Err(format!("income part `{other}` is not read for ruleset {} yet", game.ruleset.name)),
     }
 }

@@ -242,6 +242,9 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             let bank = after.ipcs.get(p.index()).copied().unwrap_or(0);
             (Topic::Income, format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)))
         }
+        Event::Paid { from, to, amount } => {
+            (Topic::Income, format!("{} hands {} {amount} IPCs for the Middle East", power(rs, *from), power(rs, *to)))
+        }
         Event::Victory { winner, reason } => {
             (Topic::Victory, format!("VICTORY for the {}: {reason}", winner.describe(|p| power(rs, p).to_string())))
         }

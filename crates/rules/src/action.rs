@@ -52,6 +52,10 @@ pub enum Event {
     LostUnplaced { units: Vec<(UnitType, u32)> },
     Developed { power: PowerId, development: String },
     Income { power: PowerId, amount: i32 },
+    /// IPCs handed from one power to another, the bank not involved
+    /// (Europe's Middle East, EUROPE FAQ: Industry, IPCs, Convoys, and
+    /// Production).
+    Paid { from: PowerId, to: PowerId, amount: i32 },
     Victory { winner: Winner, reason: String },
 }
 

@@ -56,13 +56,35 @@ fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side:
         .filter(move |u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
 }
 
+/// The attacker's allies' units standing by in a sea battle, where the
+/// ruleset lets them share its losses and spot submarines for it (knob
+/// `bystanders_share_losses`, EUROPE FAQ: Submarines). They never fire and
+/// never submerge.
+pub(crate) fn bystanders<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle) -> impl Iterator<Item = &'s Unit> + 'a {
+    let on = rs.options.bystanders_share_losses && b.kind == BattleKind::Sea;
+    s.units
+        .iter()
+        .filter(move |u| on && u.at == b.at && u.owner != b.attacker && s.allied(u.owner, b.attacker))
+        .filter(move |u| !u.flags.submerged && rs.stats(u.kind).is_combatant() && !is_cargo(rs, s, u, true))
+}
+
+/// Whether `side` has, in the battle or standing by for it, a unit `pred`
+/// accepts (a destroyer spotting submarines, EUROPE FAQ: Submarines: "The
+/// British destroyer makes the subs vulnerable to air attack by its mere
+/// presence").
+pub(crate) fn side_or_bystander_has(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, pred: impl Fn(&crate::ruleset::UnitStats) -> bool) -> bool {
+    side_has(rs, s, b, side, &pred) || (side == BattleSide::Attacker && bystanders(rs, s, b).any(|u| pred(rs.stats(u.kind))))
+}
+
 /// The units of `side` that hits with these targets may take: not those
-/// already marked to go (DAAK 3.5(a)) or struck by a first strike. A unit
-/// with hit points left beyond one appears once per hit it can still take.
+/// already marked to go (DAAK 3.5(a)) or struck by a first strike; the
+/// attacker's bystanders too where they share its losses. A unit with hit
+/// points left beyond one appears once per hit it can still take.
 pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, targets: Targets) -> Vec<UnitId> {
     let mut out = Vec::new();
+    let standing_by = bystanders(rs, s, b).filter(|_| side == BattleSide::Attacker);
     // The order does not matter: choices sort their candidates.
-    for u in side_iter(rs, s, b, side) {
+    for u in side_iter(rs, s, b, side).chain(standing_by) {
         if b.dying.contains(&u.id) || b.struck.contains(&u.id) {
             continue;
         }

@@ -34,7 +34,9 @@ pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
             att.retain(|id| !att_helpless.contains(id));
         }
     }
-    if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &att) {
+    // The attacker's allies standing by can be hit too (EUROPE FAQ: Submarines).
+    let exposed: Vec<UnitId> = att.iter().copied().chain(super::casualties::bystanders(ctx.rs, ctx.s, &b).map(|u| u.id)).collect();
+    if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &exposed) {
         end(ctx, i, BattleResult::Retreated);
         return true;
     }

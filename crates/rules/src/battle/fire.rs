@@ -2,7 +2,7 @@
 //! hits they score. Round one's special steps are in `round_one.rs`, the
 //! end of a battle in `ending.rs`.
 
-use super::casualties::{attackers, default_casualties, defenders, fighting, side_has, CasualtyChoice};
+use super::casualties::{attackers, default_casualties, defenders, fighting, side_has, side_or_bystander_has, CasualtyChoice};
 use super::decisions::{attacker_sub_zones, defender_sub_zones, retreat_allowed};
 use super::ending::finish_if_over;
 use super::round_one::{aa_fire, bombard, bombing_raid, start_of_battle};
@@ -72,6 +72,12 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 after_submerge_stage(ctx.rs, Stage::DefenderSubmerge)
             }
             Stage::Bombard => {
+                // Aircraft shot down by AA fire never fire (EUROPE FAQ:
+                // Strategic Bombing Raids, the sequence of A&A: Pacific): if
+                // it took every attacker, the battle is over.
+                if attackers(ctx.rs, ctx.s, &ctx.s.battles[i]).is_empty() && finish_if_over(ctx, i) {
+                    return Ok(());
+                }
                 if b.round == 1 && b.kind == BattleKind::Land && ctx.s.battles[i].amphibious {
                     bombard(ctx, i)?;
                 }
@@ -193,9 +199,10 @@ pub(crate) fn after_submerge_stage(rs: &crate::Ruleset, stage: Stage) -> Stage {
     }
 }
 
-/// Whether `side` has a unit in the battle that spots submarines.
+/// Whether `side` has a unit in the battle, or an ally's standing by, that
+/// spots submarines (EUROPE FAQ: Submarines).
 fn has_anti_submarine(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, side: BattleSide) -> bool {
-    side_has(rs, s, b, side, |st| st.anti_submarine)
+    side_or_bystander_has(rs, s, b, side, |st| st.anti_submarine)
 }
 
 /// Whether a unit of this type strikes first when fighting for `side`

@@ -5,12 +5,13 @@
 
 mod landing;
 mod capture;
+mod convoys;
 mod movement;
 mod production;
 mod relations;
 mod turn;
 
-pub use relations::Relations;
+pub use relations::{IncomeParts, Relations};
 
 use crate::action::{reject, Action, Event, RuleError};
 use crate::dice::DiceSource;
@@ -42,7 +43,7 @@ impl Game {
     /// The map with every territory held by its original owner, no units and
     /// empty banks: FORMAT.md's `"setup": "empty"`.
     pub fn empty(ruleset: Arc<Ruleset>) -> Game {
-        let control: Vec<Option<PowerId>> = ruleset.map.spaces.iter().map(|s| s.original_owner).collect();
+        let control: Vec<Option<PowerId>> = ruleset.map.spaces.iter().map(|s| s.original_controller()).collect();
         let n = ruleset.map.len();
         let powers = ruleset.power_count();
         let structure = &ruleset.turn;
@@ -118,6 +119,7 @@ impl Game {
         let events = {
             let mut ctx = Ctx { rs: &self.ruleset, s: &mut next, dice, events: Vec::new(), by };
             ctx.apply(action)?;
+            ctx.settle_convoys();
             ctx.events
         };
         next.seq += 1;

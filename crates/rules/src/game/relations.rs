@@ -5,6 +5,19 @@ use crate::ids::{Domain, PowerId, SpaceId, UnitId};
 use crate::ruleset::Ruleset;
 use crate::state::{GameState, Unit};
 
+/// The parts of a power's income (FORMAT.md v2 `income_detail`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IncomeParts {
+    pub territories: i32,
+    pub convoys: i32,
+}
+
+impl IncomeParts {
+    pub fn total(&self) -> i32 {
+        self.territories + self.convoys
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Relations<'a> {
     pub rs: &'a Ruleset,
@@ -102,24 +115,69 @@ impl<'a> Relations<'a> {
         self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| self.enemies(p, q)))
     }
 
-    /// The IPC value of the territories a power controls, counting those that
-    /// pay nothing (formerly neutral countries pay nothing, DAAK 2.7(d)).
+    /// The IPC value of the territories a power controls that pay it:
+    /// formerly neutral countries pay nothing (DAAK 2.7(d)), nor does
+    /// Europe's Middle East (`paid_by`, EUROPE FAQ: "The Allies get nothing
+    /// for holding the Middle-Eastern territories").
     pub fn territory_value(&self, p: PowerId) -> i32 {
         self.rs
             .map
             .ids()
-            .filter(|t| self.s.control[t.index()] == Some(p) && !self.rs.map.space(*t).neutral)
-            .map(|t| self.rs.map.space(t).ipc as i32)
+            .filter(|t| self.s.control[t.index()] == Some(p) && self.rs.map.is_land(*t))
+            .map(|t| self.rs.map.space(t))
+            .filter(|sp| !sp.neutral && sp.paid_by.is_none())
+            .map(|sp| sp.ipc as i32)
             .sum()
     }
-    /// What a power collects at the end of its turn: nothing while an enemy
-    /// holds its capital (DAAK 5.2(a)).
-    pub fn income(&self, p: PowerId) -> i32 {
+    /// What a power's convoys pay it: each convoy zone it owns and controls,
+    /// and the land the convoy needs too (the Soviet convoy and Archangel).
+    /// A convoy held by the enemy pays nobody (EUROPE FAQ: Industry, IPCs,
+    /// Convoys, and Production).
+    pub fn convoy_value(&self, p: PowerId) -> i32 {
+        let held = |t: SpaceId| self.s.control[t.index()] == Some(p);
+        self.rs
+            .map
+            .ids()
+            .filter_map(|z| self.rs.map.space(z).convoy.as_ref().map(|c| (z, c)))
+            .filter(|(z, c)| c.owner == p && held(*z) && c.requires.is_none_or(held))
+            .map(|(_, c)| c.value as i32)
+            .sum()
+    }
+    /// What a power collects at the end of its turn, by part: nothing while
+    /// an enemy holds its capital (DAAK 5.2(a)).
+    pub fn income_parts(&self, p: PowerId) -> IncomeParts {
         if self.capital_lost(p) {
-            0
-        } else {
-            self.territory_value(p)
+            return IncomeParts::default();
         }
+        IncomeParts { territories: self.territory_value(p), convoys: self.convoy_value(p) }
+    }
+    pub fn income(&self, p: PowerId) -> i32 {
+        self.income_parts(p).total()
+    }
+    /// What `payer` owes each enemy holding territories it pays for, out of
+    /// an income of `collected` (never more): Europe's Middle East, paid by
+    /// the UK when its income phase ends (EUROPE FAQ: Industry, IPCs,
+    /// Convoys, and Production; FORMAT.md v2 reading: the UK pays).
+    pub fn tribute(&self, payer: PowerId, collected: i32) -> Vec<(PowerId, i32)> {
+        let mut owed: Vec<(PowerId, i32)> = Vec::new();
+        for sp_id in self.rs.map.ids() {
+            let sp = self.rs.map.space(sp_id);
+            let Some(holder) = self.s.control[sp_id.index()] else { continue };
+            if sp.paid_by != Some(payer) || !self.enemies(payer, holder) {
+                continue;
+            }
+            match owed.iter_mut().find(|(q, _)| *q == holder) {
+                Some(entry) => entry.1 += sp.ipc as i32,
+                None => owed.push((holder, sp.ipc as i32)),
+            }
+        }
+        let mut left = collected.max(0);
+        for entry in &mut owed {
+            entry.1 = entry.1.min(left);
+            left -= entry.1;
+        }
+        owed.retain(|(_, n)| *n > 0);
+        owed
     }
     /// Whether a power still takes part: it holds territory or has units.
     /// Whether the current phase is one of the whole round, where several

@@ -41,6 +41,11 @@ impl Ctx<'_> {
                 let amount = self.rel().income(p);
                 self.s.ipcs[p.index()] += amount;
                 self.events.push(Event::Income { power: p, amount });
+                for (to, paid) in self.rel().tribute(p, amount) {
+                    self.s.ipcs[p.index()] -= paid;
+                    self.s.ipcs[to.index()] += paid;
+                    self.events.push(Event::Paid { from: p, to, amount: paid });
+                }
             }
             Phase::Research | Phase::Purchase | Phase::Payday | Phase::Shopping | Phase::Turn => {}
         }

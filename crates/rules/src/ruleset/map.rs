@@ -54,6 +54,11 @@ impl Space {
     pub fn is_land(&self) -> bool {
         self.kind == SpaceKind::Land
     }
+    /// Who controls it when the game starts: its original owner, or a
+    /// convoy zone's owner; `None` for neutrals and other sea zones.
+    pub fn original_controller(&self) -> Option<PowerId> {
+        self.original_owner.or(self.convoy.as_ref().map(|c| c.owner))
+    }
 }
 
 /// A canal: ships pass between its two zones only when the listed land

@@ -128,6 +128,15 @@ pub struct RuleKnobs {
     pub repair_at_turn_end: bool,
     /// How submarines leave a battle.
     pub submarine_escape: SubmarineEscape,
+    /// No unit may enter or fly over a neutral country (Europe: rules/europe.md
+    /// §4, TripleA's "Neutrals Are Impassable"); classic's may be taken for a
+    /// fee (DAAK 2.7).
+    pub neutrals_impassable: bool,
+    /// Hits on an attacker's sea battle may be taken from its allies' ships
+    /// standing by in the zone, and their destroyers spot submarines for it
+    /// (EUROPE FAQ: Submarines: "if there is a way to apportion hits so they
+    /// result in losses, the losses must be taken").
+    pub bystanders_share_losses: bool,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -152,6 +161,8 @@ impl Default for RuleKnobs {
             repair_at_turn_end: false,
             sitting_out: Vec::new(),
             submarine_escape: SubmarineEscape::WithdrawAfterRound,
+            neutrals_impassable: false,
+            bystanders_share_losses: false,
         }
     }
 }

@@ -53,6 +53,11 @@ impl Ctx<'_> {
                 return reject("move/not-adjacent", format!("{} and {} do not border each other", self.name(w[0]), self.name(w[1])));
             }
         }
+        if self.rs.options.neutrals_impassable {
+            if let Some(t) = route[1..].iter().find(|t| self.rel().neutral(**t)) {
+                return reject("move/neutral-impassable", format!("{} is neutral: no unit may enter or fly over it (neutrals are impassable)", self.name(*t)));
+            }
+        }
         let mut seen = Vec::new();
         for &id in units {
             if seen.contains(&id) {
@@ -86,6 +91,9 @@ impl Ctx<'_> {
         }
         if !sea.is_empty() {
             self.move_sea(p, &sea, route, combat)?;
+            if sea.iter().any(|id| self.s.unit(*id).is_some_and(|u| self.is_warship(u.kind))) {
+                self.convoys_passed(p, route);
+            }
         }
         if !air.is_empty() {
             self.move_air(p, &air, route, combat, bombing)?;

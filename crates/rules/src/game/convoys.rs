@@ -1,0 +1,53 @@
+//! Europe's convoy centres: who controls a convoy zone (EUROPE FAQ:
+//! Submarines; Industry, IPCs, Convoys, and Production; FORMAT.md v2,
+//! "Convoys"). What a convoy pays is in `relations.rs` (`income_parts`).
+
+use super::Ctx;
+use crate::ids::{PowerId, SpaceId};
+
+impl Ctx<'_> {
+    /// Whenever a convoy zone holds warships (sea units with an attack value:
+    /// not transports; submerged submarines included) of one side only, that
+    /// side controls it: the zone's owner for its own side, otherwise the
+    /// power of the first such warship. Otherwise control stays.
+    pub(crate) fn settle_convoys(&mut self) {
+        let map = &self.rs.map;
+        for z in map.ids().filter(|z| map.space(*z).convoy.is_some()) {
+            let mut sides = self.s.units.iter().filter(|u| u.at == z && self.is_warship(u.kind)).map(|u| u.owner);
+            let Some(first) = sides.next() else { continue };
+            if sides.all(|p| self.s.allied(p, first)) {
+                self.take_convoy(z, first);
+            }
+        }
+    }
+
+    /// A warship of `p` passing through a convoy zone that holds no enemy
+    /// warship takes it (EUROPE FAQ: "entering or passing through"; FORMAT.md
+    /// v2 says it of German warships, and the Allies reopen a route the same
+    /// way).
+    pub(crate) fn convoys_passed(&mut self, p: PowerId, route: &[SpaceId]) {
+        let inner = &route[1..route.len().saturating_sub(1)];
+        for &z in inner {
+            if self.rs.map.space(z).convoy.is_none() {
+                continue;
+            }
+            let contested = self.s.units.iter().any(|u| u.at == z && self.is_warship(u.kind) && !self.s.allied(u.owner, p));
+            if !contested {
+                self.take_convoy(z, p);
+            }
+        }
+    }
+
+    pub(crate) fn is_warship(&self, kind: crate::ids::UnitType) -> bool {
+        let st = self.rs.stats(kind);
+        st.is_sea() && st.attack > 0
+    }
+
+    /// Control of convoy zone `z` passes to the side of `p`: to the zone's
+    /// owner if `p` is on its side, else to `p`.
+    fn take_convoy(&mut self, z: SpaceId, p: PowerId) {
+        let Some(convoy) = &self.rs.map.space(z).convoy else { return };
+        let new = if self.s.allied(p, convoy.owner) { convoy.owner } else { p };
+        self.s.control[z.index()] = Some(new);
+    }
+}
