@@ -355,6 +355,11 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             at: space(game, field(v, "at").ok_or_else(|| Malformed("`place` needs `at`".into()))?).map_err(m)?,
             units: unit_counts(game, field(v, "units")).map_err(m)?,
         },
+        "convert" => {
+            let at = space(game, field(v, "at").ok_or_else(|| Malformed("`convert` needs `at`".into()))?).map_err(m)?;
+            let sels = selectors(game, names, field(v, "units")).map_err(m)?;
+            Action::Convert { at, units: select::for_convert(game, &sels, at).map_err(NoSuchUnits)? }
+        }
         "surrender" => {
             let s = field(v, "side").and_then(Value::as_str).unwrap_or("");
             Action::Surrender { side: Side::parse(s).ok_or_else(|| Malformed(format!("unknown side `{s}`")))? }

@@ -118,6 +118,12 @@ pub fn event_json(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
         Event::LostUnplaced { units } => json!({"event": "lost_unplaced", "power": p(&before.turn), "units": counts(units)}),
         Event::Developed { power, development } => json!({"event": "developed", "power": p(power), "development": development}),
         Event::Income { power, amount } => json!({"event": "income", "power": p(power), "amount": amount}),
+        Event::Converted { at, units, to } => json!({
+            "event": "converted",
+            "at": s(at),
+            "to": p(to),
+            "units": units.iter().map(|id| unit_name(*id)).collect::<Vec<_>>(),
+        }),
         Event::Paid { from, to, amount } => json!({"event": "paid", "from": p(from), "to": p(to), "amount": amount}),
         Event::Victory { winner, reason } => json!({
             "event": "victory",

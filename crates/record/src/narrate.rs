@@ -242,6 +242,9 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             let bank = after.ipcs.get(p.index()).copied().unwrap_or(0);
             (Topic::Income, format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)))
         }
+        Event::Converted { at, units, to } => {
+            (Topic::Action, format!("{} takes over {} allied unit(s) at {} (Patriotic War)", power(rs, *to), units.len(), space(rs, *at)))
+        }
         Event::Paid { from, to, amount } => {
             (Topic::Income, format!("{} hands {} {amount} IPCs for the Middle East", power(rs, *from), power(rs, *to)))
         }

@@ -66,5 +66,6 @@ pub fn action_to_format(action: &Action, rs: &Ruleset) -> Value {
         Action::Resolve { at } => with(json!({"type": "resolve"}), "at", optional_space(rs, *at)),
         Action::Place { at, units } => json!({"type": "place", "at": space(rs, *at), "units": unit_counts(units)}),
         Action::Surrender { side } => json!({"type": "surrender", "side": side.name()}),
+        Action::Convert { at, units } => json!({"type": "convert", "at": space(rs, *at), "units": id_selectors(units)}),
     }
 }

@@ -27,6 +27,9 @@ pub enum Action {
     Resolve { at: Option<SpaceId> },
     Place { at: SpaceId, units: Vec<(UnitType, u32)> },
     Surrender { side: Side },
+    /// The Soviet Patriotic War (Europe): the turn power takes over allied
+    /// land and air units at one of its own original industrial complexes.
+    Convert { at: SpaceId, units: Vec<UnitId> },
 }
 
 /// What happened, for logs, replays and user interfaces.
@@ -56,6 +59,8 @@ pub enum Event {
     /// (Europe's Middle East, EUROPE FAQ: Industry, IPCs, Convoys, and
     /// Production).
     Paid { from: PowerId, to: PowerId, amount: i32 },
+    /// Allied units at `at` became `to`'s (the Soviet Patriotic War).
+    Converted { at: SpaceId, units: Vec<UnitId>, to: PowerId },
     Victory { winner: Winner, reason: String },
 }
 

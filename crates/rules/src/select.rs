@@ -76,6 +76,22 @@ pub fn for_move_with(game: &Game, selectors: &[Selector], route: &[SpaceId], tra
     pick(&ids, game, selectors, &format!("at {}", rs.map.name(from)))
 }
 
+/// Units for the Soviet Patriotic War's `convert` at `at`: allied land and
+/// air units there, British before American (FORMAT.md v2: "A type
+/// selector takes British units before American ones"), i.e. in power order.
+pub fn for_convert(game: &Game, selectors: &[Selector], at: SpaceId) -> Result<Vec<UnitId>, String> {
+    let s = &game.state;
+    let rs = &game.ruleset;
+    let mut candidates: Vec<&crate::state::Unit> = s
+        .units
+        .iter()
+        .filter(|u| u.at == at && u.owner != s.turn && s.allied(u.owner, s.turn) && !rs.stats(u.kind).is_sea() && !rs.stats(u.kind).factory)
+        .collect();
+    candidates.sort_by_key(|u| (u.owner, u.id));
+    let ids: Vec<UnitId> = candidates.iter().map(|u| u.id).collect();
+    pick(&ids, game, selectors, &format!("of the turn power's allies at {}", rs.map.name(at)))
+}
+
 /// Units for a battle decision: the casualties the pending hits may take,
 /// or the deciding side's submarines.
 pub fn for_battle(game: &Game, selectors: &[Selector]) -> Result<Vec<UnitId>, String> {

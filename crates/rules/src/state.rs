@@ -82,6 +82,10 @@ pub struct UnitFlags {
     /// A transport that unloaded this turn: it moves no more and takes no one
     /// aboard (DAAK 3.2(d)).
     pub transport_unloaded: bool,
+    /// Where a transport unloaded this turn (knob `transport_unloading`:
+    /// Europe's one territory per transport).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unloaded_into: Option<SpaceId>,
     /// Cargo aboard another power's transport that its owner has since
     /// carried on its own turn (DAAK 3.3(b), step 2).
     pub shuttled: bool,
@@ -158,6 +162,12 @@ pub struct GameState {
     /// Who plays with whom: teammates share spaces and win together
     /// (FORMAT.md v2). It starts as the ruleset's sides.
     pub teams: Teams,
+    /// Where a victory needs capitals held for a round (knob
+    /// `capital_victory`, Europe): each enemy capital a power's team held,
+    /// with the power's own, when that power's last turn ended; dropped the
+    /// moment the enemy takes it back ("without a break").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capitals_held: Vec<(PowerId, SpaceId)>,
     pub winner: Option<Winner>,
     /// A number that grows with every change (DESIGN.md: stale-state checks).
     pub seq: u64,

@@ -23,6 +23,8 @@ impl Ctx<'_> {
         };
         self.s.control[t.index()] = Some(new_owner);
         self.s.conquered[t.index()] = true;
+        let teams = &self.s.teams;
+        self.s.capitals_held.retain(|(p, c)| *c != t || teams.allied(*p, new_owner));
         // Factories and AA guns go to the new controller (DAAK 3.1(e));
         // a captured AA gun may not move this turn (DAAK 4.4(b)).
         let teams = self.s.teams.clone();

@@ -51,6 +51,11 @@ impl Ctx<'_> {
     /// Sea zones `p`'s own carrier can still reach this turn, with the room
     /// it brings. A carrier that moved in combat or fought stays where it is.
     fn movable_carrier_zones(&self, p: PowerId, combat: bool) -> Vec<(SpaceId, i32)> {
+        self.movable_carriers(p, combat).into_iter().map(|(_, z, room)| (z, room)).collect()
+    }
+
+    /// As [`Self::movable_carrier_zones`], with the carrier each entry is for.
+    fn movable_carriers(&self, p: PowerId, combat: bool) -> Vec<(UnitId, SpaceId, i32)> {
         let rs = self.rs;
         let mut out = Vec::new();
         for c in self.s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).carrier_capacity() > 0 && !u.flags.new) {
@@ -79,7 +84,7 @@ impl Ctx<'_> {
                     {
                         dist[n.index()] = Some(d + 1);
                         queue.push_back(n);
-                        out.push((n, room));
+                        out.push((c.id, n, room));
                     }
                 }
             }
@@ -107,6 +112,67 @@ impl Ctx<'_> {
             return true;
         }
         self.movable_carrier_zones(p, combat).into_iter().any(|(z, room)| reach(z) && room >= need)
+    }
+
+    /// Whether fighters moving together that can land only on carriers all
+    /// find room: every fighter its own place on a carrier, none counted
+    /// twice ("If there are more planes involved than can land on the
+    /// available carriers, then it's an illegal, suicide attack. You cannot
+    /// assume that there will be losses", EUROPE FAQ: Other Air Unit
+    /// Questions; DAAK 3.4(g)). Each aircraft is at `dest` with its own
+    /// movement left.
+    pub fn carrier_room_for_all(&self, p: PowerId, dest: SpaceId, moving: &[(UnitId, u8)], combat: bool) -> bool {
+        let mut needy: Vec<(i32, Vec<Option<u8>>)> = Vec::new();
+        for &(id, left) in moving {
+            let kind = self.s.unit(id).unwrap().kind;
+            let need = self.stats(kind).carrier_cost() as i32;
+            if need == 0 {
+                continue;
+            }
+            let dist = self.flight_distances(dest, left);
+            if self.rs.map.ids().any(|t| dist[t.index()].is_some() && self.rel().friendly_since_start(p, t)) {
+                continue;
+            }
+            needy.push((need, dist));
+        }
+        if needy.len() < 2 {
+            return true;
+        }
+        // The least mobile choose first.
+        needy.sort_by_key(|(_, d)| d.iter().filter(|x| x.is_some()).count());
+        let ids: Vec<UnitId> = moving.iter().map(|(id, _)| *id).collect();
+        let mut fixed: Vec<(SpaceId, i32)> = self
+            .rs
+            .map
+            .ids()
+            .filter(|z| self.rs.map.is_sea(*z))
+            .map(|z| (z, self.carrier_room(p, z, &ids)))
+            .filter(|(_, r)| *r > 0)
+            .collect();
+        // A carrier still to move serves every fighter it takes in one zone.
+        let mut movers: Vec<(UnitId, Vec<SpaceId>, i32)> = Vec::new();
+        for (c, z, room) in self.movable_carriers(p, combat) {
+            match movers.iter_mut().find(|m| m.0 == c) {
+                Some(m) => m.1.push(z),
+                None => movers.push((c, vec![z], room)),
+            }
+        }
+        'fighter: for (need, dist) in needy {
+            let reach = |z: &SpaceId| dist[z.index()].is_some();
+            if let Some(f) = fixed.iter_mut().find(|(z, r)| reach(z) && *r >= need) {
+                f.1 -= need;
+                continue;
+            }
+            for m in movers.iter_mut() {
+                if m.2 >= need && m.1.iter().any(reach) {
+                    m.1.retain(reach);
+                    m.2 -= need;
+                    continue 'fighter;
+                }
+            }
+            return false;
+        }
+        true
     }
 
     /// When non-combat move ends, aircraft land: on friendly territory held

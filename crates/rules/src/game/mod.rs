@@ -6,6 +6,7 @@
 mod landing;
 mod capture;
 mod convoys;
+mod patriotic_war;
 mod movement;
 mod production;
 mod relations;
@@ -66,6 +67,7 @@ impl Game {
             battles: Vec::new(),
             developments: vec![0; powers],
             teams: crate::state::Teams::from_sides(&ruleset.powers.iter().map(|p| p.side).collect::<Vec<_>>()),
+            capitals_held: Vec::new(),
             winner: None,
             seq: 0,
         };
@@ -251,6 +253,7 @@ impl Ctx<'_> {
             Action::Move { units, route, transport, bombing } => self.move_units(units, route, *transport, *bombing),
             Action::EndPhase => self.end_phase(),
             Action::Place { at, units } => self.place(*at, units),
+            Action::Convert { at, units } => self.convert(*at, units),
             _ => unreachable!("battle actions handled above"),
         }
     }

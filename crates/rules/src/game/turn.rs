@@ -3,7 +3,7 @@
 use super::Ctx;
 use crate::action::{reject, Event, RuleError};
 use crate::battle::BattleResult;
-use crate::ids::{PowerId, Side};
+use crate::ids::{PowerId, Side, SpaceId};
 use crate::state::{Phase, Winner};
 
 impl Ctx<'_> {
@@ -164,6 +164,9 @@ impl Ctx<'_> {
     /// `capital_victory_checked`: or of every turn); the Magic-84 economic
     /// victory only at the end of the US turn, the end of the round.
     fn check_victory(&mut self) {
+        if self.rs.options.capital_victory == crate::ruleset::CapitalVictory::HoldOneForARound {
+            return self.check_capitals_held_for_a_round();
+        }
         let rel = self.rel();
         // A power without a capital gives none to take.
         let teams = &self.s.teams;
@@ -192,6 +195,36 @@ impl Ctx<'_> {
         };
         if let Some((team, reason)) = win {
             let winner = Winner::team(&self.s.teams, team);
+            self.s.winner = Some(winner.clone());
+            self.events.push(Event::Victory { winner, reason });
+        }
+    }
+
+    /// Knob `capital_victory = hold_one_for_a_round` (Europe): at the end of
+    /// a power's turn its side wins if the power's own capital and an enemy
+    /// capital have been its side's since the end of its previous turn;
+    /// then what it holds now is noted for its next turn.
+    fn check_capitals_held_for_a_round(&mut self) {
+        let p = self.s.turn;
+        let s = &self.s;
+        let ours = |t: SpaceId| s.control[t.index()].is_some_and(|q| s.allied(p, q));
+        let own_capital = self.rs.power(p).capital.is_some_and(ours);
+        let enemy_capitals: Vec<SpaceId> = self
+            .rs
+            .power_ids()
+            .filter(|q| !s.allied(p, *q))
+            .filter_map(|q| self.rs.power(q).capital)
+            .filter(|c| ours(*c))
+            .collect();
+        let held = s.capitals_held.iter().find(|(q, c)| *q == p && enemy_capitals.contains(c)).map(|(_, c)| *c);
+        self.s.capitals_held.retain(|(q, _)| *q != p);
+        if own_capital {
+            self.s.capitals_held.extend(enemy_capitals.iter().map(|c| (p, *c)));
+        }
+        if let (true, Some(c)) = (own_capital, held) {
+            let team = self.s.teams.team_of(p).unwrap_or_default().to_string();
+            let winner = Winner::team(&self.s.teams, &team);
+            let reason = format!("{} has held its capital and {} for a full round", self.power_name(p), self.name(c));
             self.s.winner = Some(winner.clone());
             self.events.push(Event::Victory { winner, reason });
         }

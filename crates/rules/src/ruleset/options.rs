@@ -62,6 +62,37 @@ pub enum ResearchBreakthrough {
     Choose,
 }
 
+/// What capitals win the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CapitalVictory {
+    /// Two Allied capitals to the Axis, both Axis capitals to the Allies
+    /// (DAAK 5.1), checked as `capital_victory_checked` says.
+    TwoCapitals,
+    /// A side wins at the end of one of its powers' turns when that power
+    /// has controlled its own capital and an enemy capital, the same one,
+    /// without a break since the end of its previous turn (EUROPE FAQ:
+    /// Victory Conditions: "for one complete round (the end of your turn
+    /// until the end of your next turn)"). The FAQ speaks of Germany; the
+    /// Allies' win by Germany's capital held the same way is the reading
+    /// chosen where rules/europe.md §11 is [UNSURE].
+    HoldOneForARound,
+}
+
+/// How a transport unloads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransportUnloading {
+    /// In combat move all its cargo into one territory; in non-combat move
+    /// as it likes (DAAK 3.2(e)).
+    AllInCombat,
+    /// Into one territory a turn, part in an amphibious assault and the rest
+    /// in non-combat move if it likes (EUROPE FAQ: Amphibious Assault...:
+    /// "A transport can unload into only one territory"; "both units must
+    /// unload into the same territory").
+    OneTerritory,
+}
+
 /// How submarines leave a battle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -132,6 +163,14 @@ pub struct RuleKnobs {
     /// §4, TripleA's "Neutrals Are Impassable"); classic's may be taken for a
     /// fee (DAAK 2.7).
     pub neutrals_impassable: bool,
+    /// What capitals win the game.
+    pub capital_victory: CapitalVictory,
+    /// How a transport unloads.
+    pub transport_unloading: TransportUnloading,
+    /// The power that may take over its allies' units at its own original
+    /// industrial complexes (Europe's Soviet Patriotic War: `russia`);
+    /// empty: nobody.
+    pub patriotic_war: String,
     /// Hits on an attacker's sea battle may be taken from its allies' ships
     /// standing by in the zone, and their destroyers spot submarines for it
     /// (EUROPE FAQ: Submarines: "if there is a way to apportion hits so they
@@ -162,6 +201,9 @@ impl Default for RuleKnobs {
             sitting_out: Vec::new(),
             submarine_escape: SubmarineEscape::WithdrawAfterRound,
             neutrals_impassable: false,
+            capital_victory: CapitalVictory::TwoCapitals,
+            transport_unloading: TransportUnloading::AllInCombat,
+            patriotic_war: String::new(),
             bystanders_share_losses: false,
         }
     }

@@ -71,6 +71,16 @@ impl Ctx<'_> {
                 );
             }
         }
+        let lefts: Vec<(UnitId, u8)> = units.iter().map(|id| {
+            let u = self.s.unit(*id).unwrap();
+            (*id, self.air_range(u.owner, u.kind) - u.moved - steps)
+        }).collect();
+        if !self.carrier_room_for_all(p, dest, &lefts, combat) {
+            return reject(
+                "move/no-landing",
+                "more fighters would need a carrier to land on than the carriers they can reach have room for: a suicide attack (EUROPE FAQ: Other Air Unit Questions; DAAK 3.4(g))",
+            );
+        }
         // Carry out: pay for and take neutrals, then AA guns fire at aircraft
         // flying over in combat move (DAAK 3.1(a)).
         for t in neutrals.clone() {

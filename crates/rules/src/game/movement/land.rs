@@ -228,10 +228,17 @@ impl Ctx<'_> {
                 transports.push(t);
             }
         }
+        let one_territory = self.rs.options.transport_unloading == crate::ruleset::TransportUnloading::OneTerritory;
         for &t in &transports {
             let tr = self.s.unit(t).unwrap();
             let all_cargo = self.s.cargo_of(t).all(|c| units.contains(&c.id));
-            if !all_cargo && combat {
+            if let Some(before) = tr.flags.unloaded_into.filter(|b| one_territory && *b != shore) {
+                return reject(
+                    "move/one-territory-per-transport",
+                    format!("the transport unloaded into {} this turn: a transport unloads into only one territory (EUROPE FAQ: Amphibious Assault)", self.name(before)),
+                );
+            }
+            if !all_cargo && combat && !one_territory {
                 return reject("move/partial-unload-combat", "in combat move a transport unloads all its cargo into one territory (DAAK 3.2(e))");
             }
             if !all_cargo && tr.owner != p {
@@ -265,7 +272,9 @@ impl Ctx<'_> {
             }
         }
         for &t in &transports {
-            self.s.unit_mut(t).unwrap().flags.transport_unloaded = true;
+            let flags = &mut self.s.unit_mut(t).unwrap().flags;
+            flags.transport_unloaded = true;
+            flags.unloaded_into = Some(shore);
         }
         if combat {
             if shore_neutral {
