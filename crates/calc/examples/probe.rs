@@ -12,6 +12,14 @@ fn main() {
             opts.prune_below = args.next().and_then(|p| p.parse().ok()).expect("--prune P");
             continue;
         }
+        if text == "--rounds" {
+            opts.rounds_distribution = true;
+            continue;
+        }
+        if text == "--ruleset" {
+            calc = Calculator::new(warboard_rules::ruleset(&args.next().expect("--ruleset NAME")).unwrap());
+            continue;
+        }
         if text == "--mc" {
             mc_runs = args.next().and_then(|n| n.parse().ok());
             continue;

@@ -452,7 +452,7 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
         // Round by round, mass lingers in a state over many rounds in small
         // pieces: a finer threshold keeps the pruned total as small as the
         // folded solve's.
-        let kernel = Kernel { eps: eps * TRANSITION_FACTOR * 1e-3, eps_state: eps * 1e-3, ..kernel };
+        let f: f64 = std::env::var("RF").ok().and_then(|v| v.parse().ok()).unwrap_or(1e-3); let tf: f64 = std::env::var("TF").ok().and_then(|v| v.parse().ok()).unwrap_or(TRANSITION_FACTOR); let kernel = Kernel { eps: eps * tf * f, eps_state: eps * f, ..kernel };
         let mut stepper = Stepper {
             transient: &mut ws.transient,
             transient_next: &mut ws.transient_next,

@@ -327,7 +327,9 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             };
             let sels = selectors(game, names, field(v, "units")).map_err(m)?;
             let units = select::for_move_with(game, &sels, &route, transport).map_err(NoSuchUnits)?;
-            let bombing = field(v, "bombing").and_then(Value::as_bool).unwrap_or(false);
+            // FORMAT v2 `escort`: fighters joining a raid declared earlier
+            // in this combat move; the rules core calls both a raid move.
+            let bombing = field(v, "bombing").and_then(Value::as_bool).unwrap_or(false) || field(v, "escort").and_then(Value::as_bool).unwrap_or(false);
             Action::Move { units, route, transport, bombing }
         }
         "end_phase" => Action::EndPhase,
@@ -355,6 +357,12 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             at: space(game, field(v, "at").ok_or_else(|| Malformed("`place` needs `at`".into()))?).map_err(m)?,
             units: unit_counts(game, field(v, "units")).map_err(m)?,
         },
+        "intercept" => {
+            let at = space(game, field(v, "at").ok_or_else(|| Malformed("`intercept` needs `at`".into()))?).map_err(m)?;
+            let sels = selectors(game, names, field(v, "units")).map_err(m)?;
+            let by = acting_power(game, v).map_err(m)?.ok_or_else(|| Malformed("`intercept` names the defending `power`".into()))?;
+            Action::Intercept { at, units: select::for_intercept(game, &sels, at, by).map_err(NoSuchUnits)? }
+        }
         "convert" => {
             let at = space(game, field(v, "at").ok_or_else(|| Malformed("`convert` needs `at`".into()))?).map_err(m)?;
             let sels = selectors(game, names, field(v, "units")).map_err(m)?;

@@ -55,6 +55,8 @@ pub fn action_to_format(action: &Action, rs: &Ruleset) -> Value {
             let route: Vec<Value> = route.iter().map(|s| space(rs, *s)).collect();
             let v = json!({"type": "move", "units": id_selectors(units), "route": route});
             let v = with(v, "transport", transport.map(|t| json!(unit_name(t))).unwrap_or(Value::Null));
+            // A fighters-only raid move (FORMAT v2's `escort`) is written as
+            // `bombing`, which the reader takes the same way.
             with(v, "bombing", if *bombing { json!(true) } else { Value::Null })
         }
         Action::EndPhase => json!({"type": "end_phase"}),
@@ -66,6 +68,7 @@ pub fn action_to_format(action: &Action, rs: &Ruleset) -> Value {
         Action::Resolve { at } => with(json!({"type": "resolve"}), "at", optional_space(rs, *at)),
         Action::Place { at, units } => json!({"type": "place", "at": space(rs, *at), "units": unit_counts(units)}),
         Action::Surrender { side } => json!({"type": "surrender", "side": side.name()}),
+        Action::Intercept { at, units } => json!({"type": "intercept", "at": space(rs, *at), "units": id_selectors(units)}),
         Action::Convert { at, units } => json!({"type": "convert", "at": space(rs, *at), "units": id_selectors(units)}),
     }
 }

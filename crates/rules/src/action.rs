@@ -30,6 +30,10 @@ pub enum Action {
     /// The Soviet Patriotic War (Europe): the turn power takes over allied
     /// land and air units at one of its own original industrial complexes.
     Convert { at: SpaceId, units: Vec<UnitId> },
+    /// The defender's fighters at `at` intercept the raid declared there
+    /// (knob `raid_escorts`); taken by the defending power, in the
+    /// attacker's combat phase before any battle is fought.
+    Intercept { at: SpaceId, units: Vec<UnitId> },
 }
 
 /// What happened, for logs, replays and user interfaces.

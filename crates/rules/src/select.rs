@@ -92,6 +92,13 @@ pub fn for_convert(game: &Game, selectors: &[Selector], at: SpaceId) -> Result<V
     pick(&ids, game, selectors, &format!("of the turn power's allies at {}", rs.map.name(at)))
 }
 
+/// Fighters of `by` at `at` for an `intercept`.
+pub fn for_intercept(game: &Game, selectors: &[Selector], at: SpaceId, by: crate::ids::PowerId) -> Result<Vec<UnitId>, String> {
+    let rs = &game.ruleset;
+    let ids: Vec<UnitId> = game.state.units.iter().filter(|u| u.at == at && u.owner == by && rs.stats(u.kind).is_air()).map(|u| u.id).collect();
+    pick(&ids, game, selectors, &format!("of {} at {}", rs.power(by).id, rs.map.name(at)))
+}
+
 /// Units for a battle decision: the casualties the pending hits may take,
 /// or the deciding side's submarines.
 pub fn for_battle(game: &Game, selectors: &[Selector]) -> Result<Vec<UnitId>, String> {

@@ -100,6 +100,15 @@ pub struct UnitFlags {
     /// A submarine that submerged in a battle this turn: out of it for good;
     /// it surfaces when the turn ends (FORMAT.md v2, unit `submerged`).
     pub submerged: bool,
+    /// Aircraft that broke off an amphibious assault the land units fight
+    /// on (Europe, knob `amphibious_retreat`): out of that battle; they fly
+    /// to a landing in non-combat move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
+    /// A fighter intercepting the raid on its territory (knob
+    /// `raid_escorts`): it fights in that raid's air combat.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub intercepting: bool,
 }
 
 /// One unit on the board.

@@ -50,10 +50,12 @@ fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side:
     let attacking = side == BattleSide::Attacker;
     s.units
         .iter()
-        .filter(move |u| u.at == b.at && !u.flags.submerged && rs.stats(u.kind).is_combatant())
+        .filter(move |u| u.at == b.at && !u.flags.submerged && !u.flags.withdrawn && rs.stats(u.kind).is_combatant())
         .filter(move |u| if attacking { u.owner == b.attacker } else { !s.allied(u.owner, b.attacker) })
         .filter(move |u| !is_cargo(rs, s, u, attacking))
         .filter(move |u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
+        // A raid's defenders are its interceptors (knob `raid_escorts`).
+        .filter(move |u| attacking || b.kind != BattleKind::Bombing || u.flags.intercepting)
 }
 
 /// The attacker's allies' units standing by in a sea battle, where the

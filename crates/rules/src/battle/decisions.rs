@@ -90,6 +90,18 @@ pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, R
     if b.kind == BattleKind::Bombing {
         return reject("battle/no-retreat", "a bombing raid is not a battle one retreats from");
     }
+    let air_only = ctx.rs.options.amphibious_retreat == crate::ruleset::AmphibiousRetreat::AirOnly;
+    if b.amphibious && air_only {
+        // Land units fight on; aircraft may break off (no destination).
+        let air = attackers(ctx.rs, ctx.s, b).into_iter().any(|id| ctx.rs.stats(ctx.s.unit(id).unwrap().kind).is_air());
+        if !air {
+            return reject("battle/no-retreat-amphibious", "land units fight an amphibious assault to the end; only fighters and bombers may retreat (EUROPE FAQ: Amphibious Assault)");
+        }
+        if defenders(ctx.rs, ctx.s, b).is_empty() {
+            return reject("battle/no-retreat-from-nobody", "a retreat needs at least one defender left (DAAK 4.1(c))");
+        }
+        return Ok(Vec::new());
+    }
     if b.amphibious {
         return reject(
             "battle/no-retreat-amphibious",
@@ -152,6 +164,19 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
         }
         attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air()).collect()
     };
+    // An amphibious assault's aircraft break off; its land units fight on
+    // (EUROPE FAQ: Amphibious Assault, knob `amphibious_retreat`).
+    let land_left = b.amphibious && attackers(ctx.rs, ctx.s, &b).into_iter().any(|id| !ctx.rs.stats(ctx.s.unit(id).unwrap().kind).is_air());
+    if land_left {
+        let air: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air()).collect();
+        for id in &air {
+            ctx.s.unit_mut(*id).unwrap().flags.withdrawn = true;
+        }
+        ctx.events.push(Event::Withdrew { units: air, from: b.at, to: None });
+        ctx.s.battles[i].round += 1;
+        ctx.s.battles[i].stage = Stage::AaFire;
+        return run(ctx, i, false);
+    }
     // Aircraft stay in the battle zone and fly in non-combat move (DAAK
     // 4.1(b)); cargo stays aboard its transport (DAAK 3.2(f)).
     if let Some(to) = to {

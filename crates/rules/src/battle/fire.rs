@@ -45,8 +45,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                         aa_fire(ctx, i)?;
                     }
                     if b.kind == BattleKind::Bombing {
-                        bombing_raid(ctx, i)?;
-                        return Ok(());
+                        // AA casualties never fire (EUROPE FAQ: Strategic
+                        // Bombing Raids); then the air combat, if any.
+                        ctx.s.battles[i].stage = Stage::AttackerFire;
+                        continue;
                     }
                 }
                 // AA fire and bombardment are never in a battle with
@@ -90,6 +92,24 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
             Stage::DefenderStrike => {
                 first_strike(ctx, i, &b, BattleSide::Defender, Removal::Now, "defending submarines")?;
                 Stage::AttackerFire
+            }
+            Stage::AttackerFire | Stage::DefenderFire | Stage::EndRound if b.kind == BattleKind::Bombing => {
+                match b.stage {
+                    Stage::AttackerFire => {
+                        super::raid::air_combat_fire(ctx, i, BattleSide::Attacker)?;
+                        Stage::DefenderFire
+                    }
+                    Stage::DefenderFire => {
+                        super::raid::air_combat_fire(ctx, i, BattleSide::Defender)?;
+                        Stage::EndRound
+                    }
+                    _ => {
+                        let dying = std::mem::take(&mut ctx.s.battles[i].dying);
+                        destroy(ctx, i, &dying);
+                        bombing_raid(ctx, i)?;
+                        return Ok(());
+                    }
+                }
             }
             Stage::AttackerFire => {
                 // Units struck by the attacker's first strike are gone now

@@ -13,6 +13,7 @@ mod declare;
 mod decisions;
 mod ending;
 mod fire;
+mod raid;
 mod round_one;
 pub mod standalone;
 

@@ -100,7 +100,8 @@ pub(crate) fn bombing_raid(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError>
         take_casualties(ctx, i, &chosen);
     }
     let b = ctx.s.battles[i].clone();
-    let bombers = attackers(ctx.rs, ctx.s, &b);
+    // Escorts do not bomb.
+    let bombers: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).strategic_bomber).collect();
     let mut total = 0i32;
     let mut dice = Vec::new();
     for id in &bombers {

@@ -186,6 +186,13 @@ impl Game {
                 Some(p) => reject("action/not-your-turn", format!("{} is not on the {} side", rs.power(p).id, side.name())),
             };
         }
+        if let Action::Intercept { .. } = action {
+            // The defender acts in the attacker's turn (FORMAT.md v2).
+            return match power {
+                Some(p) => Ok(p),
+                None => reject("action/who", "an interception names the defending `power`"),
+            };
+        }
         if self.round_phase() {
             let actors = self.actors();
             return match power {
@@ -254,6 +261,7 @@ impl Ctx<'_> {
             Action::EndPhase => self.end_phase(),
             Action::Place { at, units } => self.place(*at, units),
             Action::Convert { at, units } => self.convert(*at, units),
+            Action::Intercept { at, units } => self.intercept(*at, units),
             _ => unreachable!("battle actions handled above"),
         }
     }

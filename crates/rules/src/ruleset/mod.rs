@@ -8,7 +8,7 @@ mod options;
 
 pub use load::{load_ruleset_files, load_scenario, DataError, RulesetFiles};
 pub use map::{Canal, Convoy, Map, Space, SpaceKind};
-pub use options::{BombingCap, CapitalVictory, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, SubmarineEscape, TransportUnloading, VictoryCheck};
+pub use options::{AmphibiousRetreat, BombingCap, RaidAirCombat, CapitalVictory, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, SubmarineEscape, TransportUnloading, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use std::collections::BTreeMap;

@@ -79,6 +79,31 @@ pub enum CapitalVictory {
     HoldOneForARound,
 }
 
+/// Who may retreat from an amphibious assault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AmphibiousRetreat {
+    /// Nobody, aircraft included (DAAK 4.1(a), 4.3(b)).
+    Nobody,
+    /// Fighters and bombers only; land units fight to the end, those that
+    /// came overland too (EUROPE FAQ: Amphibious Assault...: "Only fighters
+    /// and bombers can retreat from an amphibious assault"; "none of his
+    /// units can retreat, including the tank that wasn't transported").
+    AirOnly,
+}
+
+/// The dice of a raid's air combat between escorts and interceptors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RaidAirCombat {
+    /// Escorts attack at 1, interceptors defend at 2 (TripleA's Europe and
+    /// the Anniversary rule, FORMAT.md v2 "Raids"); the seeds do not settle
+    /// Europe's values (rules/europe.md §8 [UNSURE]).
+    OneAndTwo,
+    /// Fighters at their usual attack and defence values.
+    AttackAndDefense,
+}
+
 /// How a transport unloads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -167,6 +192,18 @@ pub struct RuleKnobs {
     pub capital_victory: CapitalVictory,
     /// How a transport unloads.
     pub transport_unloading: TransportUnloading,
+    /// Fighters may escort strategic bombing raids and the defender's
+    /// fighters already in the target territory may intercept them (Europe's
+    /// base rules: EUROPE FAQ: Strategic Bombing Raids).
+    pub raid_escorts: bool,
+    pub raid_air_combat: RaidAirCombat,
+    /// Who may retreat from an amphibious assault.
+    pub amphibious_retreat: AmphibiousRetreat,
+    /// No unit boards a transport in combat move in a sea zone holding enemy
+    /// submarines that have not submerged (EUROPE FAQ: Submarines: "a
+    /// transport in a sea zone with enemy subs can't load troops during
+    /// Combat Movement"; "submerged subs don't prevent loading").
+    pub enemy_submarines_block_loading: bool,
     /// The power that may take over its allies' units at its own original
     /// industrial complexes (Europe's Soviet Patriotic War: `russia`);
     /// empty: nobody.
@@ -203,6 +240,10 @@ impl Default for RuleKnobs {
             neutrals_impassable: false,
             capital_victory: CapitalVictory::TwoCapitals,
             transport_unloading: TransportUnloading::AllInCombat,
+            raid_escorts: false,
+            raid_air_combat: RaidAirCombat::OneAndTwo,
+            amphibious_retreat: AmphibiousRetreat::Nobody,
+            enemy_submarines_block_loading: false,
             patriotic_war: String::new(),
             bystanders_share_losses: false,
         }

@@ -17,7 +17,7 @@ impl Ctx<'_> {
             if u.moved + steps > range {
                 return reject("move/too-far", format!("a {} flies {} spaces a turn and has {} left", u.kind, range, range.saturating_sub(u.moved)));
             }
-            if bombing && !self.stats(u.kind).strategic_bomber {
+            if bombing && !self.stats(u.kind).strategic_bomber && !self.rs.options.raid_escorts {
                 return reject("move/bombing", format!("a {} cannot make a strategic bombing raid", u.kind));
             }
         }
@@ -41,6 +41,13 @@ impl Ctx<'_> {
         let rel = self.rel();
         if combat {
             if bombing {
+                // Fighters escort bombers flying with them, or a raid an
+                // earlier move of this combat move declared there.
+                let with_bombers = units.iter().any(|id| self.stats(self.s.unit(*id).unwrap().kind).strategic_bomber);
+                let raid_there = self.s.battles.iter().any(|b| b.at == dest && b.kind == crate::battle::BattleKind::Bombing);
+                if !with_bombers && !raid_there {
+                    return reject("move/escort-without-raid", format!("escorts fly with bombers or to a raid declared at {} earlier this combat move", self.name(dest)));
+                }
                 if !(rel.enemy_land(p, dest) && rel.factory_at(dest).is_some_and(|f| rel.enemies(p, f.owner))) {
                     return reject("move/bombing-target", "a strategic bombing raid goes to an enemy territory with an industrial complex");
                 }

@@ -36,6 +36,13 @@ impl Ctx<'_> {
                 }
                 let sea = route[1];
                 let landing = route.get(2).copied();
+                let subs_there = self.rel().enemy_units(p, sea).any(|u| self.stats(u.kind).submarine && !u.flags.submerged);
+                if combat && self.rs.options.enemy_submarines_block_loading && subs_there {
+                    return reject(
+                        "move/board-beside-submarines",
+                        format!("enemy submarines in {} stop transports loading in combat move (EUROPE FAQ: Submarines)", self.name(sea)),
+                    );
+                }
                 if combat && self.rel().enemy_units(p, sea).next().is_some() {
                     let assault = landing.is_some_and(|l| self.rel().enemy_land(p, l) || self.rel().neutral(l));
                     if !assault {

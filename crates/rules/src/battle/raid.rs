@@ -1,0 +1,90 @@
+//! Strategic bombing raids with escorts and interceptors (knob
+//! `raid_escorts`, Europe's base rules): AA fire at every raiding aircraft,
+//! escorts included (EUROPE FAQ: Strategic Bombing Raids: "The same applies
+//! to fighters escorting the bombers"); aircraft it shoots down never fire;
+//! then, if fighters intercept, one round of air combat (escorts against
+//! interceptors, bombers do not fire; each side chooses its own losses);
+//! then the surviving bombers bomb (`round_one.rs`, `bombing_raid`).
+
+use super::casualties::{attackers, defenders};
+use super::fire::pend;
+use super::{BattleKind, BattleSide, HitGroup, Removal, Targets};
+use crate::action::{reject, Event, RuleError};
+use crate::game::Ctx;
+use crate::ids::{SpaceId, UnitId};
+use crate::ruleset::RaidAirCombat;
+
+/// One side's dice in a raid's air combat: the attacker's escorts, or the
+/// defender's interceptors. Nothing happens where nobody intercepts.
+pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> Result<(), RuleError> {
+    let b = ctx.s.battles[i].clone();
+    let interceptors = defenders(ctx.rs, ctx.s, &b);
+    if interceptors.is_empty() {
+        return Ok(());
+    }
+    let firing: Vec<UnitId> = match side {
+        BattleSide::Attacker => attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).strategic_bomber).collect(),
+        BattleSide::Defender => interceptors,
+    };
+    let mut dice = Vec::new();
+    let mut hits = 0;
+    for id in &firing {
+        let st = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind);
+        let value = match (ctx.rs.options.raid_air_combat, side) {
+            (RaidAirCombat::OneAndTwo, BattleSide::Attacker) => 1,
+            (RaidAirCombat::OneAndTwo, BattleSide::Defender) => 2,
+            (RaidAirCombat::AttackAndDefense, BattleSide::Attacker) => st.attack,
+            (RaidAirCombat::AttackAndDefense, BattleSide::Defender) => st.defense,
+        };
+        let d = ctx.roll()?;
+        dice.push(d);
+        if d <= value {
+            hits += 1;
+        }
+    }
+    if !dice.is_empty() {
+        let who = if side == BattleSide::Attacker { "escorts" } else { "interceptors" };
+        ctx.events.push(Event::Rolled { purpose: format!("{who} at {}", ctx.name(b.at)), dice, hits });
+    }
+    // Interceptors hit by escorts still fire; the raiders the interceptors
+    // hit are gone before the bombs fall.
+    let removal = if side == BattleSide::Attacker { Removal::EndOfRound } else { Removal::Now };
+    pend(ctx, i, side.other(), &[HitGroup { targets: Targets::ANY, hits }], removal);
+    Ok(())
+}
+
+impl Ctx<'_> {
+    /// The defender names the fighters at `at`, already there, that
+    /// intercept the raid declared there this turn ("Just the ones already
+    /// there", EUROPE FAQ: Strategic Bombing Raids); legal in the attacker's
+    /// combat phase before any of its battles or raids has been fought.
+    pub(crate) fn intercept(&mut self, at: SpaceId, units: &[UnitId]) -> Result<(), RuleError> {
+        let rs = self.rs;
+        let by = self.by;
+        if !rs.options.raid_escorts {
+            return reject("intercept/not-allowed", "fighters do not intercept raids in this ruleset");
+        }
+        if self.s.phase != crate::state::Phase::Combat || self.s.battles.iter().any(|b| b.result != super::BattleResult::Pending) {
+            return reject("intercept/not-now", "interceptors are named in the attacker's combat phase, before any battle or raid is fought");
+        }
+        if !self.s.battles.iter().any(|b| b.at == at && b.kind == BattleKind::Bombing) {
+            return reject("intercept/no-raid", format!("no raid was declared at {} this turn", self.name(at)));
+        }
+        if units.is_empty() {
+            return reject("intercept/no-units", "name the fighters that intercept");
+        }
+        for (n, id) in units.iter().enumerate() {
+            let ok = self.s.unit(*id).is_some_and(|u| {
+                let st = rs.stats(u.kind);
+                u.at == at && u.owner == by && !self.s.allied(by, self.s.turn) && st.is_air() && !st.strategic_bomber && !u.flags.intercepting
+            });
+            if !ok || units[..n].contains(id) {
+                return reject("intercept/which", format!("only the defender's own fighters already at {} intercept, each once", self.name(at)));
+            }
+        }
+        for id in units {
+            self.s.unit_mut(*id).unwrap().flags.intercepting = true;
+        }
+        Ok(())
+    }
+}
