@@ -7,7 +7,7 @@ use warboard_record::{narrate, Record};
 
 /// The narration, or why the file cannot be replayed.
 pub fn run(path: &Path) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
     let record = Record::load(&text).map_err(|e| format!("{}: [{}] {e}", path.display(), e.code()))?;
     let mut out = String::new();
     for line in narrate::narrate(&record) {

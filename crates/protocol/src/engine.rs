@@ -11,9 +11,6 @@ use serde_json::{json, Value};
 use std::path::Path;
 use warboard_record::{DiceMode, Position, Record, Start};
 
-/// The largest save file `load` reads (bytes).
-pub const MAX_SAVE_FILE: u64 = 256 << 20;
-
 /// Whether the session goes on after a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -175,28 +172,19 @@ fn fresh_seed() -> u64 {
     (nanos as u64) ^ ((nanos >> 64) as u64) ^ (u64::from(std::process::id()) << 32)
 }
 
+/// Reads a save through the one bounded loader every reader uses.
 fn read_save(path: &Path) -> Result<String, Failure> {
-    let fail = |e: std::io::Error| Failure::new("save/unreadable", format!("{}: cannot read: {e}", path.display()));
-    let size = std::fs::metadata(path).map_err(fail)?.len();
-    if size > MAX_SAVE_FILE {
-        return Err(Failure::new(
-            "save/unreadable",
-            format!("{}: {size} bytes is larger than a save file can be ({MAX_SAVE_FILE})", path.display()),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(fail)?;
-    String::from_utf8(bytes).map_err(|e| Failure::new("save/not-json", format!("{}: not UTF-8 text: {e}", path.display())))
+    warboard_record::read_save(path).map_err(|e| {
+        let code = match e {
+            warboard_record::DiskError::NotText { .. } => "save/not-json",
+            _ => "save/unreadable",
+        };
+        Failure::new(code, e.to_string())
+    })
 }
 
-/// Writes the file whole or not at all: a temporary file beside it, then a
-/// rename, so that a crash mid-write never leaves half a save.
+/// Writes the file whole or not at all, through the one save path every
+/// writer uses (`warboard_record::write_save`).
 fn write_save(path: &Path, text: &str) -> Result<(), Failure> {
-    let fail = |e: std::io::Error| Failure::new("save/io", format!("{}: cannot write: {e}", path.display()));
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, text).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    warboard_record::write_save(path, text.as_bytes()).map_err(|e| Failure::new("save/io", e.to_string()))
 }

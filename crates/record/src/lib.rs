@@ -11,6 +11,7 @@
 //! The save format is documented in `docs/saves.md`.
 
 mod dice;
+mod disk;
 mod error;
 mod file;
 mod hash;
@@ -23,6 +24,7 @@ mod start;
 pub mod write;
 
 pub use dice::DiceMode;
+pub use disk::{read_save, write_save, write_save_with, DiskError, MAX_SAVE_BYTES};
 pub use error::{ApplyError, LoadError, StartError, UndoError};
 pub use file::{Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};
 pub use hash::state_hash;

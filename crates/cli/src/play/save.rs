@@ -7,14 +7,15 @@
 use std::path::Path;
 use warboard_record::Record;
 
-/// Writes the game to `path`.
+/// Writes the game to `path`, whole or not at all: the previous save there
+/// survives any failure (`warboard_record::write_save`).
 pub fn save(record: &Record, path: &Path) -> Result<(), String> {
-    std::fs::write(path, record.to_save_string()).map_err(|e| format!("cannot save to {}: {e}", path.display()))
+    warboard_record::write_save(path, record.to_save_string().as_bytes()).map_err(|e| format!("cannot save: {e}"))
 }
 
-/// Reads and verifies a saved game.
+/// Reads (with the one size limit of every loader) and verifies a saved game.
 pub fn load(path: &Path) -> Result<Record, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
     Record::load(&text).map_err(|e| format!("cannot load {}: {e}", path.display()))
 }
 
@@ -36,6 +37,6 @@ mod tests {
         std::fs::write(&path, "{").expect("the temp dir is writable");
         assert!(load(&path).unwrap_err().contains("cut short"));
         let _ = std::fs::remove_file(&path);
-        assert!(load(&path).unwrap_err().contains("cannot read"));
+        assert!(load(&path).unwrap_err().contains("cannot read"), "{}", load(&path).unwrap_err());
     }
 }
