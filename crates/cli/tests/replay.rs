@@ -190,13 +190,14 @@ fn a_save_whose_snapshot_was_edited_and_rehashed() {
         state.ipcs[0] = 999;
         v["snapshot"] = serde_json::to_value(&state).unwrap();
         v["hash"] = json!(state_hash(&state));
+        v["record_hash"] = json!(warboard_record::record_hash(v));
     });
     says(&err, "save/snapshot-mismatch", "the file was edited");
 }
 
 #[test]
 fn a_save_whose_snapshot_was_edited() {
-    says(&damaged("edited.json", |v| v["snapshot"]["ipcs"][0] = json!(999)), "save/hash-mismatch", "snapshot was edited or damaged");
+    says(&damaged("edited.json", |v| v["snapshot"]["ipcs"][0] = json!(999)), "save/record-edited", "edited or damaged");
 }
 
 #[test]

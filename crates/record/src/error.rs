@@ -132,6 +132,8 @@ pub enum LoadError {
     SnapshotMismatch { field: String },
     #[error("the snapshot's hash is {computed}, but the file records {recorded}: the snapshot was edited or damaged")]
     HashMismatch { recorded: String, computed: String },
+    #[error("the file's record hash is {recorded}, but its contents hash to {computed}: the save was edited or damaged after it was written (its log, dice, options or snapshot)")]
+    RecordEdited { recorded: String, computed: String },
 }
 
 impl LoadError {
@@ -156,6 +158,7 @@ impl LoadError {
             LoadError::EventsMismatch { .. } => "save/events-mismatch",
             LoadError::SnapshotMismatch { .. } => "save/snapshot-mismatch",
             LoadError::HashMismatch { .. } => "save/hash-mismatch",
+            LoadError::RecordEdited { .. } => "save/record-edited",
         }
     }
 }

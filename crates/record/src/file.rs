@@ -12,7 +12,7 @@ pub const FORMAT_MARKER: &str = "warboard-save";
 /// The save format this warboard writes. It also reads every earlier one
 /// (`load.rs`, "Older versions"): a player's save is never refused because
 /// the engine moved on.
-pub const FORMAT_VERSION: u64 = 2;
+pub const FORMAT_VERSION: u64 = 3;
 
 /// Who made an action: the client, or the engine deciding for a power the
 /// client does not control.
@@ -107,6 +107,9 @@ pub(crate) struct RawSave {
     pub log: Vec<Value>,
     pub snapshot: Value,
     pub hash: String,
+    /// Format 3: the hash of the whole save ([`crate::record_hash`]).
+    #[serde(default)]
+    pub record_hash: Option<String>,
 }
 
 /// Compact JSON of a value that always serialises (plain data, string keys).
@@ -138,7 +141,13 @@ pub(crate) fn render(f: &SaveFile<'_>) -> String {
         out.push_str("  ],\n");
     }
     out.push_str(&format!("  \"snapshot\": {},\n", compact(f.snapshot)));
-    out.push_str(&format!("  \"hash\": {}\n", compact(&f.hash)));
+    out.push_str(&format!("  \"hash\": {},\n", compact(&f.hash)));
+    // The whole save's hash is over the file as JSON without this field.
+    let mut whole = out.clone();
+    whole.truncate(whole.trim_end().len() - 1);
+    whole.push_str("\n}\n");
+    let record = serde_json::from_str::<Value>(&whole).map(|v| crate::hash::record_hash(&v)).unwrap_or_default();
+    out.push_str(&format!("  \"record_hash\": {}\n", compact(&record)));
     out.push_str("}\n");
     out
 }

@@ -27,7 +27,7 @@ pub use dice::DiceMode;
 pub use disk::{read_save, write_save, write_save_with, DiskError, MAX_SAVE_BYTES};
 pub use error::{ApplyError, LoadError, StartError, UndoError};
 pub use file::{Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};
-pub use hash::state_hash;
+pub use hash::{record_hash, state_hash};
 pub use limits::{MAX_NUMBER, MAX_POSITION_UNITS};
 pub use names::{parse_unit_name, unit_name};
 pub use record::{Record, UNDO_POLICY};

@@ -115,6 +115,7 @@ proptest! {
             if let Ok(state) = serde_json::from_value::<GameState>(v["snapshot"].clone()) {
                 v["hash"] = Value::from(state_hash(&state));
             }
+            v["record_hash"] = Value::from(warboard_record::record_hash(&v));
         }
         load_survives(&v.to_string())?;
     }

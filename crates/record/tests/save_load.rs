@@ -7,7 +7,7 @@ mod common;
 use common::random_game;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use warboard_record::{state_hash, DiceMode, LoadError, Origin, Record, Start};
+use warboard_record::{record_hash, state_hash, DiceMode, LoadError, Origin, Record, Start};
 use warboard_rules::GameState;
 
 fn round_trip(record: &Record) -> Result<(), String> {
@@ -76,8 +76,17 @@ fn played() -> (Record, Value) {
     (record, value)
 }
 
+/// Loads a damaged save whose whole-record hash was kept in step with the
+/// damage, so that the checks behind it (replay, snapshot) are reached.
 fn load_value(v: &Value) -> LoadError {
-    Record::load(&serde_json::to_string_pretty(v).unwrap()).expect_err("the damaged save must be rejected")
+    let mut v = v.clone();
+    v["record_hash"] = json!(record_hash(&v));
+    Record::load(&serde_json::to_string_pretty(&v).unwrap()).expect_err("the damaged save must be rejected")
+}
+
+/// Loads a save as edited, its record hash untouched.
+fn load_edited(v: &Value) -> LoadError {
+    Record::load(&serde_json::to_string_pretty(v).unwrap()).expect_err("the edited save must be rejected")
 }
 
 fn first_entry(v: &Value, pred: impl Fn(&Value) -> bool) -> usize {
@@ -108,7 +117,7 @@ fn truncated_and_empty_files() {
 fn not_json() {
     expect(Record::load("this is not a save").unwrap_err(), "save/not-json", "not JSON");
     let (record, _) = played();
-    let text = record.to_save_string().replacen("\"version\": 2", "\"version\"; 2", 1);
+    let text = record.to_save_string().replacen("\"version\": 3", "\"version\"; 3", 1);
     expect(Record::load(&text).unwrap_err(), "save/not-json", "line 3");
 }
 
@@ -121,8 +130,8 @@ fn not_a_save() {
 #[test]
 fn unknown_version() {
     let (_, mut v) = played();
-    v["version"] = json!(3);
-    expect(load_value(&v), "save/unknown-version", "version 3");
+    v["version"] = json!(4);
+    expect(load_value(&v), "save/unknown-version", "version 4");
 }
 
 #[test]
@@ -248,6 +257,41 @@ fn a_snapshot_edited_without_its_hash() {
     expect(load_value(&rehashed), "save/hash-mismatch", "sha256:0000");
 }
 
+/// Issue 16, finding 6: edits the snapshot's hash did not see are refused
+/// with their own message: queued client dice shortened or extended, an
+/// entry's `by` added or removed, options, the ruleset's canonical string.
+#[test]
+fn every_edit_of_the_record_is_refused() {
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["dice"]["queued"] = json!([1, 2, 3]);
+    // A save with queued dice, as written, loads.
+    v["record_hash"] = json!(record_hash(&v));
+    Record::load(&v.to_string()).expect("a client-dice save with queued dice loads");
+    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+        ("queued dice shortened", Box::new(|v| v["dice"]["queued"] = json!([1, 2]))),
+        ("queued dice extended", Box::new(|v| v["dice"]["queued"] = json!([1, 2, 3, 4]))),
+        ("`by` added", Box::new(|v| v["log"][0]["by"] = json!("engine"))),
+        ("options", Box::new(|v| v["options"]["changed"] = json!({"weapons_development": true}))),
+        ("record hash removed", Box::new(|v| {
+            v.as_object_mut().unwrap().remove("record_hash");
+        })),
+    ];
+    for (what, edit) in edits {
+        let mut e = v.clone();
+        edit(&mut e);
+        let err = load_edited(&e);
+        assert_eq!(err.code(), "save/record-edited", "{what}: {err}");
+        assert!(err.to_string().contains("edited or damaged"), "{what}: {err}");
+    }
+    let mut by_removed = v.clone();
+    let i = by_removed["log"].as_array().unwrap().iter().position(|e| e.get("by").is_some());
+    if let Some(i) = i {
+        by_removed["log"][i].as_object_mut().unwrap().remove("by");
+        assert_eq!(load_edited(&by_removed).code(), "save/record-edited");
+    }
+}
+
 #[test]
 fn an_edited_log_with_an_untouched_snapshot() {
     // Drop the last entry: every remaining entry replays, but not to the
@@ -277,6 +321,7 @@ fn every_kind_of_damage_has_its_own_code() {
         "save/events-mismatch",
         "save/snapshot-mismatch",
         "save/hash-mismatch",
+        "save/record-edited",
     ];
     let unique: std::collections::BTreeSet<_> = codes.iter().collect();
     assert_eq!(unique.len(), codes.len());

@@ -17,9 +17,21 @@ use warboard_rules::GameState;
 pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
     let value = parse_json(text)?;
     let version = check_header(&value)?;
+    let value_for_hash = if version >= 3 { value.clone() } else { Value::Null };
     let raw: RawSave = serde_json::from_value(value).map_err(|e| LoadError::Malformed(e.to_string()))?;
     if version == 1 {
         return v1::load(raw);
+    }
+    // Format 3 hashes the whole file: an edit anywhere (queued dice, who
+    // made an action, options) is refused before anything is replayed.
+    if version >= 3 {
+        let computed = crate::hash::record_hash(&value_for_hash);
+        match raw.record_hash.as_deref() {
+            Some(recorded) if recorded == computed => {}
+            recorded => {
+                return Err(LoadError::RecordEdited { recorded: recorded.unwrap_or("none").to_string(), computed });
+            }
+        }
     }
     let entries: Vec<Entry> = parse_log(&raw.log)?;
     let snapshot: GameState = serde_json::from_value(raw.snapshot).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
