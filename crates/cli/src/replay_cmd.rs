@@ -8,7 +8,7 @@ use warboard_record::{narrate, Record};
 /// The narration, or why the file cannot be replayed.
 pub fn run(path: &Path) -> Result<String, String> {
     let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
-    let record = Record::load(&text).map_err(|e| format!("{}: [{}] {e}", path.display(), e.code()))?;
+    let record = Record::load(&text).map_err(|e| warboard_record::bounded_text(&format!("{}: [{}] {e}", path.display(), e.code()), 1000))?;
     let mut out = String::new();
     for line in narrate::narrate(&record) {
         out.push_str(&line);

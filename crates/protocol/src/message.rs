@@ -143,6 +143,9 @@ impl Default for NewGame {
     }
 }
 
+/// The longest error message a reply carries (bytes).
+const MAX_MESSAGE: usize = 1000;
+
 /// One line from the engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "reply", rename_all = "snake_case")]
@@ -176,6 +179,19 @@ pub enum Reply {
 impl Reply {
     /// The reply as one line of JSON (without the newline).
     pub fn to_line(&self) -> String {
+        // An error quotes at most a short prefix of what the client sent
+        // (issue 16, finding 7): a 100 MB field gives a short line.
+        if let Reply::Error { id, cmd, code, message } = self {
+            if message.len() > MAX_MESSAGE || cmd.as_ref().is_some_and(|c| c.len() > 64) || id.as_ref().is_some_and(|i| i.to_string().len() > 256) {
+                let short = Reply::Error {
+                    id: id.clone().filter(|i| i.to_string().len() <= 256),
+                    cmd: cmd.as_deref().map(|c| warboard_record::bounded_text(c, 64)),
+                    code: code.clone(),
+                    message: warboard_record::bounded_text(message, MAX_MESSAGE),
+                };
+                return serde_json::to_string(&short).unwrap_or_default();
+            }
+        }
         // A Reply is plain data with string keys: serialising cannot fail.
         serde_json::to_string(self)
             .unwrap_or_else(|e| format!(r#"{{"reply":"error","code":"engine/internal","message":"cannot write a reply: {e}"}}"#))

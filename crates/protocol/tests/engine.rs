@@ -159,3 +159,13 @@ fn the_full_position_starts_a_new_game() {
     let reply = c.send(json!({"cmd": "apply", "action": {"type": "move", "units": [{"id": first["id"]}], "route": route}}));
     assert!(!matches!(reply, Reply::Error { ref code, .. } if code == "action/no-such-units"), "{reply:?}");
 }
+
+/// Issue 16, finding 7: a huge field in a request gives a short error line.
+#[test]
+fn huge_inputs_give_short_errors() {
+    let huge = "x".repeat(5_000_000);
+    let reply = warboard_protocol::Reply::Error { id: Some(serde_json::json!(huge.clone())), cmd: Some(huge.clone()), code: "request/bad".into(), message: format!("unknown ruleset `{huge}`") };
+    let line = reply.to_line();
+    assert!(line.len() < 2_000, "{} bytes", line.len());
+    assert!(line.contains("more bytes"), "{line}");
+}

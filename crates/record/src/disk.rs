@@ -102,6 +102,20 @@ pub fn read_save(path: &Path) -> Result<String, DiskError> {
     String::from_utf8(bytes).map_err(|_| DiskError::NotText { path: shown() })
 }
 
+/// `text` cut to at most `max` bytes (at a character boundary), with a note
+/// of what was left out: error messages quote at most a short prefix of bad
+/// input, however large it was (issue 16, finding 7).
+pub fn bounded_text(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes)", &text[..end], text.len() - end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +184,13 @@ mod tests {
             assert!(matches!(write_save(Path::new("/dev/null"), b"x").unwrap_err(), DiskError::NotAFile { .. }));
         }
         let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn long_texts_are_cut_at_a_character() {
+        assert_eq!(bounded_text("short", 10), "short");
+        let cut = bounded_text(&"é".repeat(1000), 5);
+        assert!(cut.starts_with("éé…") && cut.ends_with("(1996 more bytes)"), "{cut}");
     }
 
     #[test]

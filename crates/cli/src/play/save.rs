@@ -16,7 +16,7 @@ pub fn save(record: &Record, path: &Path) -> Result<(), String> {
 /// Reads (with the one size limit of every loader) and verifies a saved game.
 pub fn load(path: &Path) -> Result<Record, String> {
     let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
-    Record::load(&text).map_err(|e| format!("cannot load {}: {e}", path.display()))
+    Record::load(&text).map_err(|e| warboard_record::bounded_text(&format!("cannot load {}: {e}", path.display()), 1000))
 }
 
 #[cfg(test)]
