@@ -141,7 +141,8 @@ fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitI
     if let Some(c) = field(state, "control") {
         for (t, p) in c.as_object().ok_or("`control` must be an object")? {
             let at = space(game, &Value::String(t.clone()))?;
-            if game.ruleset.map.is_sea(at) {
+            // Convoy zones have a controller (FORMAT.md v2, "Convoys").
+            if game.ruleset.map.is_sea(at) && game.ruleset.map.space(at).convoy.is_none() {
                 return Err(format!("{t} is a sea zone: nobody controls it"));
             }
             game.state.control[at.index()] = if p == "neutral" { None } else { Some(power(game, p)?) };

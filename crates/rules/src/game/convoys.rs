@@ -4,6 +4,8 @@
 
 use super::Ctx;
 use crate::ids::{PowerId, SpaceId};
+use crate::ruleset::Ruleset;
+use crate::state::GameState;
 
 impl Ctx<'_> {
     /// Whenever a convoy zone holds warships (sea units with an attack value:
@@ -11,14 +13,7 @@ impl Ctx<'_> {
     /// side controls it: the zone's owner for its own side, otherwise the
     /// power of the first such warship. Otherwise control stays.
     pub(crate) fn settle_convoys(&mut self) {
-        let map = &self.rs.map;
-        for z in map.ids().filter(|z| map.space(*z).convoy.is_some()) {
-            let mut sides = self.s.units.iter().filter(|u| u.at == z && self.is_warship(u.kind)).map(|u| u.owner);
-            let Some(first) = sides.next() else { continue };
-            if sides.all(|p| self.s.allied(p, first)) {
-                self.take_convoy(z, first);
-            }
-        }
+        settle_convoys(self.rs, self.s);
     }
 
     /// A warship of `p` passing through a convoy zone that holds no enemy
@@ -39,15 +34,34 @@ impl Ctx<'_> {
     }
 
     pub(crate) fn is_warship(&self, kind: crate::ids::UnitType) -> bool {
-        let st = self.rs.stats(kind);
-        st.is_sea() && st.attack > 0
+        is_warship(self.rs, kind)
     }
 
-    /// Control of convoy zone `z` passes to the side of `p`: to the zone's
-    /// owner if `p` is on its side, else to `p`.
     fn take_convoy(&mut self, z: SpaceId, p: PowerId) {
-        let Some(convoy) = &self.rs.map.space(z).convoy else { return };
-        let new = if self.s.allied(p, convoy.owner) { convoy.owner } else { p };
-        self.s.control[z.index()] = Some(new);
+        take_convoy(self.rs, self.s, z, p);
     }
+}
+
+/// See [`Ctx::settle_convoys`]; also run on a position built by hand.
+pub(crate) fn settle_convoys(rs: &Ruleset, s: &mut GameState) {
+    for z in rs.map.ids().filter(|z| rs.map.space(*z).convoy.is_some()) {
+        let mut sides = s.units.iter().filter(|u| u.at == z && is_warship(rs, u.kind)).map(|u| u.owner);
+        let Some(first) = sides.next() else { continue };
+        if sides.all(|p| s.allied(p, first)) {
+            take_convoy(rs, s, z, first);
+        }
+    }
+}
+
+fn is_warship(rs: &Ruleset, kind: crate::ids::UnitType) -> bool {
+    let st = rs.stats(kind);
+    st.is_sea() && st.attack > 0
+}
+
+/// Control of convoy zone `z` passes to the side of `p`: to the zone's owner
+/// if `p` is on its side, else to `p`.
+fn take_convoy(rs: &Ruleset, s: &mut GameState, z: SpaceId, p: PowerId) {
+    let Some(convoy) = &rs.map.space(z).convoy else { return };
+    let new = if s.allied(p, convoy.owner) { convoy.owner } else { p };
+    s.control[z.index()] = Some(new);
 }

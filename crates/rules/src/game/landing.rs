@@ -141,22 +141,29 @@ impl Ctx<'_> {
         // The least mobile choose first.
         needy.sort_by_key(|(_, d)| d.iter().filter(|x| x.is_some()).count());
         let ids: Vec<UnitId> = moving.iter().map(|(id, _)| *id).collect();
-        let mut fixed: Vec<(SpaceId, i32)> = self
-            .rs
-            .map
-            .ids()
-            .filter(|z| self.rs.map.is_sea(*z))
-            .map(|z| (z, self.carrier_room(p, z, &ids)))
-            .filter(|(_, r)| *r > 0)
-            .collect();
-        // A carrier still to move serves every fighter it takes in one zone.
+        let mut fixed: Vec<(SpaceId, i32)> =
+            self.rs.map.ids().filter(|z| self.rs.map.is_sea(*z)).map(|z| (z, self.carrier_room(p, z, &ids))).collect();
+        // A carrier still to move serves every fighter it takes in one zone,
+        // where it is or where it can go; its room is counted there only,
+        // not also where it stands (less what already sits on it).
         let mut movers: Vec<(UnitId, Vec<SpaceId>, i32)> = Vec::new();
-        for (c, z, room) in self.movable_carriers(p, combat) {
+        for (c, z, _) in self.movable_carriers(p, combat) {
             match movers.iter_mut().find(|m| m.0 == c) {
                 Some(m) => m.1.push(z),
-                None => movers.push((c, vec![z], room)),
+                None => {
+                    // Aircraft already there fill the other carriers first,
+                    // then this one.
+                    let u = self.s.unit(c).unwrap();
+                    let capacity = self.stats(u.kind).carrier_capacity() as i32;
+                    let here = fixed.iter_mut().find(|(f, _)| *f == u.at).unwrap();
+                    here.1 -= capacity;
+                    let overflow = here.1.min(0);
+                    here.1 = here.1.max(0);
+                    movers.push((c, vec![u.at, z], capacity + overflow));
+                }
             }
         }
+        fixed.retain(|(_, r)| *r > 0);
         'fighter: for (need, dist) in needy {
             let reach = |z: &SpaceId| dist[z.index()].is_some();
             if let Some(f) = fixed.iter_mut().find(|(z, r)| reach(z) && *r >= need) {

@@ -92,6 +92,9 @@ impl Game {
     /// at the start of the turn, and cargo aboard another power's transport
     /// counts as already carried by it (FORMAT.md, DAAK 3.3(b) step 2).
     pub fn settle_position(&mut self) {
+        // Convoy zones go to the side whose warships alone are there
+        // (FORMAT.md v2, "Convoys": "whenever").
+        convoys::settle_convoys(&self.ruleset, &mut self.state);
         let s = &mut self.state;
         s.start_control = s.control.clone();
         s.conquered = vec![false; s.control.len()];
