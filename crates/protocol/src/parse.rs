@@ -38,6 +38,14 @@ pub fn parse_line(line: &str) -> Result<Request, ProtocolError> {
         return Err(ProtocolError::new("protocol/not-an-object", "a request is a JSON object with a `cmd`"));
     };
     let id = fields.remove("id");
+    // An id comes back exactly as given: a string, or a whole number that
+    // fits 64 bits (a larger one would come back as a float; issue 16,
+    // finding 8).
+    if let Some(Value::Number(n)) = &id {
+        if !(n.is_u64() || n.is_i64()) {
+            return Err(ProtocolError::new("protocol/bad-field", format!("`id` is a string or a whole number of at most 64 bits, not {n}")));
+        }
+    }
     let fail = |code, message: String, cmd: Option<String>| ProtocolError { id: id.clone(), cmd, code, message };
     let cmd = match fields.get("cmd") {
         None => return Err(fail("protocol/missing-field", "a request needs a `cmd`".into(), None)),
@@ -106,6 +114,16 @@ mod tests {
         assert_eq!(code(r#"{"cmd": "state", "ful": true}"#), "protocol/bad-field");
         assert_eq!(code(r#"{"cmd": "undo", "steps": 2}"#), "protocol/bad-field");
         assert_eq!(code(r#"{"cmd": "dice", "values": [1, 300]}"#), "protocol/bad-field");
+    }
+
+    #[test]
+    fn ids_come_back_exactly_or_are_refused() {
+        let r = parse_line(r#"{"cmd": "state", "id": 18446744073709551615}"#).unwrap();
+        assert_eq!(r.id.unwrap().to_string(), "18446744073709551615");
+        let e = parse_line(r#"{"cmd": "state", "id": 123456789012345678901234567890}"#).unwrap_err();
+        assert_eq!(e.code, "protocol/bad-field");
+        let e = parse_line(r#"{"cmd": "state", "id": 1.5}"#).unwrap_err();
+        assert_eq!(e.code, "protocol/bad-field");
     }
 
     #[test]
