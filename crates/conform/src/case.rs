@@ -222,6 +222,18 @@ fn add_entry(
         u.carried_by = carrier;
         u.flags.submerged = submerged;
         if let Some(name) = name {
+            // `u<number>` is the engine's own name of unit `number`
+            // (protocol, saves): a position may use it only for that unit,
+            // or `{"id": "u1"}` would later name another unit (issue 16,
+            // finding 8).
+            if let Some(digits) = name.strip_prefix('u').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())) {
+                if digits.parse::<u64>().ok() != Some(u64::from(id.0)) {
+                    return Err(format!(
+                        "unit name `{name}` has the engine's shape u<number>, which always names the unit numbered so, and this unit is u{}: name it otherwise",
+                        id.0
+                    ));
+                }
+            }
             if names.insert(name.to_string(), id).is_some() {
                 return Err(format!("two units are named `{name}`"));
             }

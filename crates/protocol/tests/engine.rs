@@ -169,3 +169,17 @@ fn huge_inputs_give_short_errors() {
     assert!(line.len() < 2_000, "{} bytes", line.len());
     assert!(line.contains("more bytes"), "{line}");
 }
+
+/// Issue 16, finding 8: a position's `u<number>` name must be that unit's
+/// own engine name, or `{"id": "u1"}` would later name another unit.
+#[test]
+fn engine_shaped_names_in_a_position_must_match() {
+    let mut client = Client::new();
+    let code = client.error(json!({"cmd":"new","setup":"empty","state":{"units":[
+        {"at":"GER","owner":"germany","type":"infantry"},
+        {"at":"GER","owner":"germany","type":"infantry","id":"u0"}]}}));
+    assert_eq!(code, "start/bad-position");
+    client.ok(json!({"cmd":"new","setup":"empty","state":{"units":[
+        {"at":"GER","owner":"germany","type":"infantry","id":"u0"},
+        {"at":"GER","owner":"germany","type":"infantry","id":"first"}]}}));
+}
