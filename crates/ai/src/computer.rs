@@ -1,18 +1,20 @@
 //! The computer player: a planner per phase. Purchases follow a budget
-//! policy; attacks are chosen by their win chance (through [`Odds`]) and the
+//! policy over unit roles read from the ruleset's unit table ([`Roles`]);
+//! attacks are chosen by their win chance (through [`Odds`]) and the
 //! value of the prize; non-combat moves bring land units to the front, keep
 //! the capital garrisoned, ferry troops by transport and land every
 //! aircraft safely; new units go to the factory nearest the front.
 
 use crate::geo::{self, FAR};
 use crate::odds::{ExactOdds, Odds};
+use crate::roles::Roles;
 use crate::Player;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
 use warboard_rules::game::Relations;
 use warboard_rules::ids::{PowerId, SpaceId, UnitId, UnitType};
 use warboard_rules::state::Unit;
-use warboard_rules::{Action, Game, Phase, RuleError};
+use warboard_rules::{Action, FixedDice, Game, Phase, RuleError};
 
 /// Attack when the estimated win chance reaches this.
 const ATTACK_THRESHOLD: f64 = 0.60;
@@ -151,10 +153,18 @@ impl<O: Odds> ComputerPlayer<O> {
                 let chance = self.win_chance(game, &attackers, &defenders, false);
                 if chance < RETREAT_THRESHOLD {
                     let only_air = attackers.iter().all(|u| game.ruleset.stats(u.kind).is_air());
-                    let options: Vec<Option<SpaceId>> = if only_air { vec![None] } else { b.came_from.iter().map(|s| Some(*s)).collect() };
+                    // Aircraft break off without a destination: when they
+                    // attack alone, and from an amphibious assault, whose
+                    // land units fight on (where the rules let its aircraft
+                    // break off at all, as Europe's do).
+                    let options: Vec<Option<SpaceId>> = if only_air || b.amphibious { vec![None] } else { b.came_from.iter().map(|s| Some(*s)).collect() };
+                    // A space the attack came from may have been lost since:
+                    // each is asked about first (retreats roll no dice).
                     for to in options {
                         if let Some(a) = self.offer(Action::Retreat { to }) {
-                            return Some(a);
+                            if game.is_legal(&a, &FixedDice(1)).is_ok() {
+                                return Some(a);
+                            }
                         }
                     }
                 }
@@ -165,15 +175,22 @@ impl<O: Odds> ComputerPlayer<O> {
 
     // ----- purchase -----
 
+    /// What to buy, by role (`Roles`: read from the unit table, only
+    /// buyable types): ships for a power that must cross the sea, bombers
+    /// with spare money, a capital ship, fighters, then the army: the
+    /// defender, one striker for two defenders and, where a unit supports
+    /// the defender's attack, one supporter per defender.
     fn purchase(&self, game: &Game) -> Option<Action> {
         let s = &game.state;
         let rs = &game.ruleset;
         let p = s.turn;
         let rel = game.relations();
+        let roles = Roles::of(rs);
         let mut bank = s.ipcs[p.index()];
-        let cost = |t: UnitType| rs.unit(t).map(|u| u.cost as i32).unwrap_or(i32::MAX);
         let mut buy: BTreeMap<UnitType, u32> = BTreeMap::new();
-        fn take(buy: &mut BTreeMap<UnitType, u32>, bank: &mut i32, t: UnitType, cost: i32) -> bool {
+        let take = |buy: &mut BTreeMap<UnitType, u32>, bank: &mut i32, t: Option<UnitType>| -> bool {
+            let Some(t) = t else { return false };
+            let cost = rs.stats(t).cost as i32;
             if *bank >= cost {
                 *bank -= cost;
                 *buy.entry(t).or_default() += 1;
@@ -181,9 +198,12 @@ impl<O: Odds> ComputerPlayer<O> {
             } else {
                 false
             }
-        }
+        };
+        let count = |buy: &BTreeMap<UnitType, u32>, t: Option<UnitType>| t.and_then(|t| buy.get(&t).copied()).unwrap_or(0);
+        let cost = |t: Option<UnitType>| t.map_or(i32::MAX, |t| rs.stats(t).cost as i32);
         let threatened = capital_threat(&rel, p) > 0.0;
-        if !threatened && needs_ships(&rel, p) {
+        let naval = !threatened && needs_ships(&rel, p);
+        if naval {
             let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0).count();
             // More ships the richer the power, and enough to carry the army
             // waiting at home: troops are worth nothing there.
@@ -197,38 +217,49 @@ impl<O: Odds> ComputerPlayer<O> {
                 if coastal_factory(&rel, p).is_none() || bank < 20 {
                     break;
                 }
-                take(&mut buy, &mut bank, UnitType::Transport, cost(UnitType::Transport));
+                take(&mut buy, &mut bank, roles.transport);
             }
         }
         // With transports enough, a naval power's spare money buys bombers:
         // they reach an island fortress from afar and support the landings.
-        if !threatened && needs_ships(&rel, p) {
+        if naval {
             let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0).count();
             let bombers = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber).count();
             if transports >= 6 {
                 // Half of what is left, as long as the air force is small.
                 let mut for_bombers = bank / 2;
-                while bombers + buy.get(&UnitType::Bomber).copied().unwrap_or(0) as usize <= 8
-                    && for_bombers >= cost(UnitType::Bomber)
-                    && take(&mut buy, &mut bank, UnitType::Bomber, cost(UnitType::Bomber))
-                {
-                    for_bombers -= cost(UnitType::Bomber);
+                while bombers + count(&buy, roles.bomber) as usize <= 8 && for_bombers >= cost(roles.bomber) && take(&mut buy, &mut bank, roles.bomber) {
+                    for_bombers -= cost(roles.bomber);
                 }
             }
         }
         let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
-        if !threatened && needs_ships(&rel, p) && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
-            take(&mut buy, &mut bank, UnitType::Battleship, cost(UnitType::Battleship));
+        if naval && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
+            take(&mut buy, &mut bank, roles.capital_ship);
         }
-        if !threatened && bank >= 40 && s.units.iter().filter(|u| u.owner == p && u.kind == UnitType::Fighter).count() < 4 {
-            take(&mut buy, &mut bank, UnitType::Fighter, cost(UnitType::Fighter));
+        // A naval power whose seas hold enemy submarines wants a ship that
+        // hunts them (where the ruleset has one): without it they strike
+        // first and its aircraft cannot hit them.
+        if naval && roles.submarine_hunter.is_some() && coastal_factory(&rel, p).is_some() {
+            let hunters = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).anti_submarine).count();
+            let subs = s.units.iter().filter(|u| rel.enemies(p, u.owner) && rs.stats(u.kind).submarine).count();
+            if hunters < subs.div_ceil(2).min(3) && bank >= 2 * cost(roles.submarine_hunter) {
+                take(&mut buy, &mut bank, roles.submarine_hunter);
+            }
         }
-        // Then armor and infantry, one armor for two infantry.
+        let fighters = roles.fighter.map_or(0, |f| s.units.iter().filter(|u| u.owner == p && u.kind == f).count());
+        if !threatened && bank >= 40 && fighters < 4 {
+            take(&mut buy, &mut bank, roles.fighter);
+        }
+        // Then the army: a striker for two defenders, and a supporter for
+        // each defender where one raises its attack.
         loop {
-            let count = |buy: &BTreeMap<UnitType, u32>, t| buy.get(&t).copied().unwrap_or(0);
-            let want_armor = !threatened && count(&buy, UnitType::Armor) * 2 < count(&buy, UnitType::Infantry);
-            let bought = (want_armor && take(&mut buy, &mut bank, UnitType::Armor, cost(UnitType::Armor)))
-                || take(&mut buy, &mut bank, UnitType::Infantry, cost(UnitType::Infantry));
+            let defenders = count(&buy, roles.defender);
+            let want_support = !threatened && count(&buy, roles.supporter) < defenders;
+            let want_striker = !threatened && count(&buy, roles.striker) * 2 < defenders;
+            let bought = (want_support && take(&mut buy, &mut bank, roles.supporter))
+                || (want_striker && take(&mut buy, &mut bank, roles.striker))
+                || take(&mut buy, &mut bank, roles.defender);
             if !bought {
                 break;
             }
@@ -256,13 +287,21 @@ impl<O: Odds> ComputerPlayer<O> {
             .collect();
         let threatened = capital_threat(&rel, p) > 0.0;
         factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], f.0));
+        // One unit at a time: each placed unit may lift the threat to the
+        // capital, and the next then goes to the front.
         for (&t, _) in s.purchased.iter() {
             let sea = rs.stats(t).is_sea();
             for &f in &factories {
                 let spots: Vec<SpaceId> = if sea { rs.map.neighbours(f).iter().copied().filter(|z| rs.map.is_sea(*z)).collect() } else { vec![f] };
                 for at in spots {
                     if let Some(a) = self.offer(Action::Place { at, units: vec![(t, 1)] }) {
-                        return Some(a);
+                        // Asked first, not tried: a full factory (one captured
+                        // places no more than its territory's value) is passed
+                        // over without a refusal.
+                        if game.is_legal(&a, &FixedDice(1)).is_ok() {
+                            return Some(a);
+                        }
+                        self.refused.insert(format!("{a:?}"));
                     }
                 }
             }
@@ -281,6 +320,9 @@ impl<O: Odds> ComputerPlayer<O> {
         let mut used: HashSet<UnitId> = HashSet::new();
         let capital = geo::home(rs, p);
         let garrison = garrison_needed(&rel, p);
+        // Enemy territories a planned move enters: an empty one is taken by
+        // the first unit in, and a second move into it would be no attack.
+        let mut entered: HashSet<SpaceId> = HashSet::new();
 
         // Amphibious landings: every loaded transport beside a target lands
         // together, with aircraft in range, when the odds are good.
@@ -292,13 +334,23 @@ impl<O: Odds> ComputerPlayer<O> {
             .collect();
         let mut shores: Vec<SpaceId> = loaded.iter().flat_map(|tr| rs.map.neighbours(tr.at).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
         shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc)));
-        shores.dedup();
+        let mut listed = HashSet::new();
+        shores.retain(|t| listed.insert(*t));
         for t in shores {
             let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).chain(enemy_aa(&rel, p, t)).collect();
-            let boats: Vec<&Unit> = loaded.iter().copied().filter(|tr| rs.map.adjacent(tr.at, t) && !used.contains(&tr.id)).collect();
+            let mut boats: Vec<&Unit> = loaded.iter().copied().filter(|tr| rs.map.adjacent(tr.at, t) && !used.contains(&tr.id)).collect();
+            // An undefended shore is taken by the first troops to land: the
+            // boats of one zone land together, in one move.
+            let undefended = rel.enemy_defenders(p, t).next().is_none();
+            if undefended {
+                let zone = boats.first().map(|b| b.at);
+                boats.retain(|b| Some(b.at) == zone);
+            }
             let mut force: Vec<&Unit> = boats.iter().flat_map(|tr| s.cargo_of(tr.id)).filter(|c| c.owner == p).collect();
             let mut air: Vec<&Unit> = Vec::new();
-            for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id)) {
+            // Aircraft join only a landing that has a battle to fight.
+            let fight = !undefended;
+            for a in s.units.iter().filter(|u| fight && u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id)) {
                 let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
                 if d[t.index()] <= rs.stats(a.kind).movement as u32 / 2 {
                     air.push(a);
@@ -322,11 +374,20 @@ impl<O: Odds> ComputerPlayer<O> {
             if force.is_empty() || !self.worth_attacking(game, t, &judged, &defenders, true) {
                 continue;
             }
+            entered.insert(t);
+            let mut together: Vec<UnitId> = Vec::new();
             for tr in &boats {
                 used.insert(tr.id);
                 let cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
                 used.extend(cargo.iter().copied());
-                plan.push_back(Action::Move { units: cargo, route: vec![tr.at, t], transport: None, bombing: false });
+                if undefended {
+                    together.extend(cargo);
+                } else {
+                    plan.push_back(Action::Move { units: cargo, route: vec![tr.at, t], transport: None, bombing: false });
+                }
+            }
+            if let (false, Some(b)) = (together.is_empty(), boats.first()) {
+                plan.push_back(Action::Move { units: together, route: vec![b.at, t], transport: None, bombing: false });
             }
             for a in air {
                 used.insert(a.id);
@@ -371,15 +432,16 @@ impl<O: Odds> ComputerPlayer<O> {
                 }
                 pool.extend(movable);
             }
-            if pool.is_empty() {
+            let fight = rel.enemy_defenders(p, t).next().is_some();
+            if pool.is_empty() || (!fight && entered.contains(&t)) {
                 continue;
             }
             // Strongest attackers first; stop once the odds are good.
             pool.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).attack));
             let mut chosen: Vec<&Unit> = Vec::new();
             if defenders.is_empty() {
-                // Walk in with one unit: infantry if there is one.
-                let one = pool.iter().rev().find(|u| u.kind == UnitType::Infantry).or(pool.last()).copied().unwrap();
+                // Walk in with one unit, the cheapest.
+                let one = pool.iter().rev().min_by_key(|u| rs.stats(u.kind).cost).copied().unwrap();
                 chosen.push(one);
             } else {
                 for u in &pool {
@@ -390,7 +452,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 }
                 let mut chance = self.win_chance(game, &chosen, &defenders, false);
                 // Aircraft in range join a battle that needs them.
-                if chance < 0.9 {
+                if chance < 0.9 && fight {
                     for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && !u.flags.bombing) {
                         let range = rs.stats(a.kind).movement as u32;
                         let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
@@ -407,6 +469,7 @@ impl<O: Odds> ComputerPlayer<O> {
                     continue;
                 }
             }
+            entered.insert(t);
             for u in &chosen {
                 used.insert(u.id);
                 let route = if rs.stats(u.kind).is_air() {
@@ -430,7 +493,7 @@ impl<O: Odds> ComputerPlayer<O> {
             let target = s
                 .units
                 .iter()
-                .filter(|f| rs.stats(f.kind).factory && rel.enemies(p, f.owner) && rel.enemy_land(p, f.at) && d[f.at.index()] <= reach)
+                .filter(|f| rs.stats(f.kind).factory && rel.enemies(p, f.owner) && rel.enemy_land(p, f.at) && d[f.at.index()] <= reach && !entered.contains(&f.at))
                 .filter(|f| s.ipcs[f.owner.index()] >= 3)
                 .max_by_key(|f| s.ipcs[f.owner.index()]);
             if let Some(f) = target {
@@ -443,7 +506,8 @@ impl<O: Odds> ComputerPlayer<O> {
 
         // Fleets attack enemy ships within reach when clearly stronger;
         // loaded transports within reach sail with them and land beside.
-        let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
+        let open_sea = clear_seas(&rel, p);
+        let clear = |z: SpaceId| open_sea[z.index()];
         let warships: Vec<&Unit> = s
             .units
             .iter()
@@ -453,7 +517,7 @@ impl<O: Odds> ComputerPlayer<O> {
         for z in enemy_zones {
             let mut fleet: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
             for w in warships.iter().filter(|w| !used.contains(&w.id)) {
-                if let Some(route) = geo::path(&rel, w.at, z, clear) {
+                if let Some(route) = geo::sea_path(&rel, p, w.at, z, clear) {
                     if route.len() >= 2 && route.len() - 1 <= rs.stats(w.kind).movement as usize && route.windows(2).all(|x| rel.canal_open(p, x[0], x[1])) {
                         fleet.push((w, route));
                     }
@@ -474,13 +538,16 @@ impl<O: Odds> ComputerPlayer<O> {
             // Transports follow into the cleared zone and land troops beside it.
             let shore = rs.map.neighbours(z).iter().copied().filter(|t| rel.enemy_land(p, *t)).max_by_key(|t| (rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc));
             let Some(shore) = shore else { continue };
+            if entered.contains(&shore) && rel.enemy_defenders(p, shore).next().is_none() {
+                continue;
+            }
             let defenders: Vec<&Unit> = rel.enemy_defenders(p, shore).chain(enemy_aa(&rel, p, shore)).collect();
             let mut landing: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
             for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && u.moved == 0 && !used.contains(&u.id)) {
                 if s.cargo_of(tr.id).any(|c| c.owner != p) || s.cargo_of(tr.id).next().is_none() {
                     continue;
                 }
-                if let Some(route) = geo::path(&rel, tr.at, z, clear) {
+                if let Some(route) = geo::sea_path(&rel, p, tr.at, z, clear) {
                     if route.len() - 1 <= rs.stats(tr.kind).movement as usize {
                         landing.push((tr, route));
                     }
@@ -490,13 +557,25 @@ impl<O: Odds> ComputerPlayer<O> {
             if troops.is_empty() || !self.worth_attacking(game, shore, &troops, &defenders, true) {
                 continue;
             }
+            entered.insert(shore);
+            // Troops landing on an undefended shore go in one move: the
+            // first in takes it.
+            let undefended = rel.enemy_defenders(p, shore).next().is_none();
+            let mut together: Vec<UnitId> = Vec::new();
             for (tr, route) in landing {
                 used.insert(tr.id);
                 let cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
                 if route.len() >= 2 {
                     plan.push_back(Action::Move { units: vec![tr.id], route: route.clone(), transport: None, bombing: false });
                 }
-                plan.push_back(Action::Move { units: cargo, route: vec![z, shore], transport: None, bombing: false });
+                if undefended {
+                    together.extend(cargo);
+                } else {
+                    plan.push_back(Action::Move { units: cargo, route: vec![z, shore], transport: None, bombing: false });
+                }
+            }
+            if !together.is_empty() {
+                plan.push_back(Action::Move { units: together, route: vec![z, shore], transport: None, bombing: false });
             }
         }
         plan
@@ -554,6 +633,24 @@ impl<O: Odds> ComputerPlayer<O> {
         }
 
         // Transports: load troops and carry them toward the enemy's shores.
+        let open_sea = clear_seas(&rel, p);
+        let clear = |z: SpaceId| open_sea[z.index()];
+        // Troops waiting for a ship beside each sea zone: this power's
+        // transportable units on friendly shores away from the front.
+        let mut transportable = vec![0usize; rs.map.len()];
+        for u in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_cost() > 0 && rs.stats(u.kind).is_combatant()) {
+            transportable[u.at.index()] += 1;
+        }
+        let waiting: Vec<usize> = rs
+            .map
+            .ids()
+            .map(|z| {
+                if !rs.map.is_sea(z) {
+                    return 0;
+                }
+                rs.map.neighbours(z).iter().filter(|t| rel.friendly_land(p, **t) && front[t.index()] >= 2).map(|t| transportable[t.index()]).sum()
+            })
+            .collect();
         let mut boarded: HashSet<UnitId> = HashSet::new();
         let target_zones: Vec<SpaceId> = rs
             .map
@@ -561,7 +658,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .filter(|z| rs.map.is_sea(*z) && rs.map.neighbours(*z).iter().any(|t| rel.enemy_land(p, *t)))
             .collect();
         for tr in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0) {
-            if tr.flags.moved_in_combat || tr.flags.fought || tr.flags.transport_unloaded || rel.enemy_units(p, tr.at).next().is_some() {
+            if tr.flags.moved_in_combat || tr.flags.fought || tr.flags.transport_unloaded || !clear(tr.at) {
                 continue;
             }
             let mut cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
@@ -595,18 +692,14 @@ impl<O: Odds> ComputerPlayer<O> {
             if cargo.is_empty() {
                 // Go where troops wait for a ship: a friendly shore with the
                 // most of this power's transportable units.
-                let d = geo::distances(&rel, tr.at, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none());
-                let waiting = |z: SpaceId| -> usize {
-                    rs.map
-                        .neighbours(z)
-                        .iter()
-                        .filter(|t| rel.friendly_land(p, **t) && front[t.index()] >= 2)
-                        .map(|t| s.units.iter().filter(|u| u.at == *t && u.owner == p && rs.stats(u.kind).transport_cost() > 0 && rs.stats(u.kind).is_combatant()).count())
-                        .sum()
-                };
-                let goal = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && waiting(*z) > 0).min_by_key(|z| (d[z.index()], std::cmp::Reverse(waiting(*z))));
+                let d = geo::sea_distances(&rel, p, tr.at, clear);
+                let goal = rs
+                    .map
+                    .ids()
+                    .filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && waiting[z.index()] > 0)
+                    .min_by_key(|z| (d[z.index()], std::cmp::Reverse(waiting[z.index()])));
                 if let Some(goal) = goal {
-                    plan.extend(sail_toward(&rel, tr, goal));
+                    plan.extend(sail_toward(&rel, tr, goal, &open_sea));
                 }
                 continue;
             }
@@ -614,10 +707,10 @@ impl<O: Odds> ComputerPlayer<O> {
             // without enemy ships.
             // A goal zone held by enemy ships is approached, not entered: the
             // fleet clears it in the next combat move.
-            let d = geo::distances(&rel, tr.at, |z| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none());
+            let d = geo::sea_distances(&rel, p, tr.at, clear);
             let reach = |z: SpaceId| d[z.index()].min(rs.map.neighbours(z).iter().map(|n| d[n.index()].saturating_add(1)).min().unwrap_or(FAR));
             if let Some(goal) = target_zones.iter().copied().filter(|z| reach(*z) < FAR).min_by_key(|z| reach(*z)) {
-                plan.extend(sail_toward(&rel, tr, goal));
+                plan.extend(sail_toward(&rel, tr, goal, &open_sea));
             }
         }
 
@@ -632,10 +725,9 @@ impl<O: Odds> ComputerPlayer<O> {
             if w.moved > 0 || w.flags.moved_in_combat || w.flags.fought || convoy.is_empty() || convoy.contains(&w.at) {
                 continue;
             }
-            let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
-            let d = geo::distances(&rel, w.at, clear);
+            let d = geo::sea_distances(&rel, p, w.at, clear);
             if let Some(&goal) = convoy.iter().filter(|z| d[z.index()] < FAR).min_by_key(|z| d[z.index()]) {
-                plan.extend(sail_toward(&rel, w, goal));
+                plan.extend(sail_toward(&rel, w, goal, &open_sea));
             }
         }
 
@@ -648,6 +740,12 @@ impl<O: Odds> ComputerPlayer<O> {
             }
         }
         let threat = capital_threat(&rel, p);
+        // A territory holds one AA gun at most: guns are not sent where one
+        // stands (or is going).
+        let mut aa_guns = vec![0u32; rs.map.len()];
+        for u in s.units.iter().filter(|u| rs.stats(u.kind).anti_aircraft > 0) {
+            aa_guns[u.at.index()] += 1;
+        }
         for (at, mut units) in groups {
             if at == capital {
                 units.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).defense));
@@ -657,7 +755,7 @@ impl<O: Odds> ComputerPlayer<O> {
             for u in units {
                 let st = rs.stats(u.kind);
                 // Reinforce a threatened capital first.
-                let goal = if threat > 0.0 && rs.map.adjacent(at, capital) {
+                let goal = if threat > 0.0 && rs.map.adjacent(at, capital) && rel.friendly_land(p, capital) {
                     Some(capital)
                 } else if front[at.index()] >= 2 && front[at.index()] < FAR {
                     let d = geo::distances(&rel, at, |x| rel.friendly_land(p, x));
@@ -672,6 +770,13 @@ impl<O: Odds> ComputerPlayer<O> {
                 if let Some(t) = goal {
                     if let Some(route) = geo::path(&rel, at, t, |x| rel.friendly_land(p, x)) {
                         if route.len() >= 2 && route.len() - 1 <= st.movement as usize {
+                            if st.anti_aircraft > 0 {
+                                if aa_guns[t.index()] > 0 {
+                                    continue;
+                                }
+                                aa_guns[t.index()] += 1;
+                                aa_guns[at.index()] -= 1;
+                            }
                             plan.push_back(Action::Move { units: vec![u.id], route, transport: None, bombing: false });
                         }
                     }
@@ -691,16 +796,27 @@ fn enemy_aa<'a>(rel: &Relations<'a>, p: PowerId, t: SpaceId) -> impl Iterator<It
 /// A non-combat move of a ship as far as it can go toward `goal`, through
 /// and into zones free of enemy units (a goal the enemy holds is approached,
 /// not entered: the fleet clears it in the next combat move).
-fn sail_toward(rel: &Relations<'_>, ship: &Unit, goal: SpaceId) -> Option<Action> {
+fn sail_toward(rel: &Relations<'_>, ship: &Unit, goal: SpaceId, open_sea: &[bool]) -> Option<Action> {
     let rs = rel.rs;
     let p = ship.owner;
-    let clear = |z: SpaceId| rs.map.is_sea(z) && rel.enemy_units(p, z).next().is_none();
-    let mut route = geo::path(rel, ship.at, goal, clear)?;
+    let clear = |z: SpaceId| open_sea[z.index()];
+    let mut route = geo::sea_path(rel, p, ship.at, goal, clear)?;
     if !clear(goal) {
         route.pop();
     }
     route.truncate(rs.stats(ship.kind).movement.saturating_sub(ship.moved) as usize + 1);
     (route.len() >= 2).then(|| Action::Move { units: vec![ship.id], route, transport: None, bombing: false })
+}
+
+/// For each space: a sea zone without enemy units of `p` (cargo included),
+/// where its ships pass and stop freely.
+fn clear_seas(rel: &Relations<'_>, p: PowerId) -> Vec<bool> {
+    let rs = rel.rs;
+    let mut clear: Vec<bool> = rs.map.ids().map(|z| rs.map.is_sea(z)).collect();
+    for u in rel.s.units.iter().filter(|u| rel.enemies(p, u.owner)) {
+        clear[u.at.index()] = false;
+    }
+    clear
 }
 
 /// The win chance an attack on `t` needs. An enemy capital is worth a

@@ -31,13 +31,18 @@ pub fn land_distance_to_enemy(rel: &Relations<'_>, p: PowerId) -> Vec<u32> {
 
 /// Breadth-first distances from `from` over the spaces `passable` allows.
 pub fn distances(rel: &Relations<'_>, from: SpaceId, passable: impl Fn(SpaceId) -> bool) -> Vec<u32> {
+    distances_by(rel, from, |_, n| passable(n))
+}
+
+/// Breadth-first distances from `from` over the steps `step(a, b)` allows.
+pub fn distances_by(rel: &Relations<'_>, from: SpaceId, step: impl Fn(SpaceId, SpaceId) -> bool) -> Vec<u32> {
     let map = &rel.rs.map;
     let mut dist = vec![FAR; map.len()];
     dist[from.index()] = 0;
     let mut queue = VecDeque::from([from]);
     while let Some(s) = queue.pop_front() {
         for &n in map.neighbours(s) {
-            if dist[n.index()] == FAR && passable(n) {
+            if dist[n.index()] == FAR && step(s, n) {
                 dist[n.index()] = dist[s.index()] + 1;
                 queue.push_back(n);
             }
@@ -49,6 +54,12 @@ pub fn distances(rel: &Relations<'_>, from: SpaceId, passable: impl Fn(SpaceId) 
 /// A shortest path from `from` to `to` over passable spaces, both ends
 /// included.
 pub fn path(rel: &Relations<'_>, from: SpaceId, to: SpaceId, passable: impl Fn(SpaceId) -> bool) -> Option<Vec<SpaceId>> {
+    path_by(rel, from, to, |_, n| n == to || passable(n))
+}
+
+/// A shortest path from `from` to `to` over the steps `step(a, b)` allows,
+/// both ends included.
+pub fn path_by(rel: &Relations<'_>, from: SpaceId, to: SpaceId, step: impl Fn(SpaceId, SpaceId) -> bool) -> Option<Vec<SpaceId>> {
     let map = &rel.rs.map;
     let mut prev: Vec<Option<SpaceId>> = vec![None; map.len()];
     let mut seen = vec![false; map.len()];
@@ -66,7 +77,7 @@ pub fn path(rel: &Relations<'_>, from: SpaceId, to: SpaceId, passable: impl Fn(S
             return Some(route);
         }
         for &n in map.neighbours(s) {
-            if !seen[n.index()] && (n == to || passable(n)) {
+            if !seen[n.index()] && step(s, n) {
                 seen[n.index()] = true;
                 prev[n.index()] = Some(s);
                 queue.push_back(n);
@@ -74,6 +85,19 @@ pub fn path(rel: &Relations<'_>, from: SpaceId, to: SpaceId, passable: impl Fn(S
         }
     }
     None
+}
+
+/// Sea distances for `p`'s ships: through zones `clear` allows and canals
+/// open to `p` (a closed canal, such as Europe's Bosphorus under neutral
+/// Turkey, is never sailed through).
+pub fn sea_distances(rel: &Relations<'_>, p: PowerId, from: SpaceId, clear: impl Fn(SpaceId) -> bool) -> Vec<u32> {
+    distances_by(rel, from, |a, b| clear(b) && rel.canal_open(p, a, b))
+}
+
+/// A shortest sea route for `p`'s ships to `to` (which itself need not be
+/// clear), through zones `clear` allows and canals open to `p`.
+pub fn sea_path(rel: &Relations<'_>, p: PowerId, from: SpaceId, to: SpaceId, clear: impl Fn(SpaceId) -> bool) -> Option<Vec<SpaceId>> {
+    path_by(rel, from, to, |a, b| (b == to || clear(b)) && rel.canal_open(p, a, b))
 }
 
 /// A power's home: its capital, or for a power without one (Anniversary's

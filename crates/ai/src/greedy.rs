@@ -1,12 +1,11 @@
-//! A greedy baseline: buys infantry, attacks any neighbour it outnumbers,
-//! marches toward the nearest enemy, places at its capital. What a thinking
-//! computer player must beat.
+//! A greedy baseline: buys the unit table's cheapest defender (infantry),
+//! attacks any neighbour it outnumbers, marches toward the nearest enemy,
+//! places at its capital. What a thinking computer player must beat.
 
 use crate::geo::{self, FAR};
 use crate::Player;
 use std::collections::{HashSet, VecDeque};
 use warboard_rules::battle::{self, Decision};
-use warboard_rules::ids::UnitType;
 use warboard_rules::{Action, Game, Phase, RuleError, SpaceId};
 
 pub struct GreedyPlayer {
@@ -61,9 +60,11 @@ impl Player for GreedyPlayer {
         let rel = game.relations();
         match s.phase {
             Phase::Purchase => {
-                let n = s.ipcs[p.index()] / rs.stats(UnitType::Infantry).cost as i32;
-                if n > 0 {
-                    return Action::Purchase { units: vec![(UnitType::Infantry, n as u32)] };
+                if let Some(t) = crate::Roles::of(rs).defender {
+                    let n = s.ipcs[p.index()] / rs.stats(t).cost as i32;
+                    if n > 0 {
+                        return Action::Purchase { units: vec![(t, n as u32)] };
+                    }
                 }
             }
             Phase::CombatMove => {

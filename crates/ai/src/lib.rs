@@ -7,12 +7,14 @@ mod geo;
 mod greedy;
 pub mod odds;
 mod random;
+pub mod roles;
 pub mod series;
 
 pub use computer::ComputerPlayer;
 pub use greedy::GreedyPlayer;
 pub use odds::{Assessment, ExactOdds, Odds, QuickOdds};
 pub use random::RandomPlayer;
+pub use roles::Roles;
 
 use warboard_rules::game::Actor;
 use warboard_rules::{Action, DiceSource, Game, RuleError, Side};

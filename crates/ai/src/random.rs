@@ -40,7 +40,15 @@ impl Player for RandomPlayer {
             return match d {
                 Decision::Casualties { candidates, choice, .. } => {
                     // A random order, then the legal set of losses it prefers.
-                    let mut c = candidates;
+                    // A unit with hit points to spare is listed once per hit
+                    // it can still take (a battleship of two may take both).
+                    let mut c: Vec<_> = candidates
+                        .iter()
+                        .flat_map(|id| {
+                            let left = s.unit(*id).map_or(1, |u| rs.stats(u.kind).hit_points.saturating_sub(u.hits).max(1));
+                            std::iter::repeat_n(*id, left as usize)
+                        })
+                        .collect();
                     let mut order = Vec::new();
                     while !c.is_empty() {
                         let k = self.below(c.len());
@@ -67,7 +75,10 @@ impl Player for RandomPlayer {
                 if self.below(3) == 0 {
                     return Action::EndPhase;
                 }
-                let types: Vec<UnitType> = rs.unit_types().map(|u| u.kind).collect();
+                let types: Vec<UnitType> = rs.unit_types().filter(|u| u.buyable).map(|u| u.kind).collect();
+                if types.is_empty() {
+                    return Action::EndPhase;
+                }
                 let t = types[self.below(types.len())];
                 Action::Purchase { units: vec![(t, 1 + self.below(3) as u32)] }
             }

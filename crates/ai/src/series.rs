@@ -38,7 +38,14 @@ impl PlayerKind {
 /// One classic game from the standard position: `axis` plays Germany and
 /// Japan, `allies` the rest; dice and random players follow `seed`.
 pub fn play_classic(seed: u64, axis: PlayerKind, allies: PlayerKind, max_rounds: u32) -> Result<GameOutcome, String> {
-    let rs = ruleset("classic").map_err(|e| e.to_string())?;
+    play_ruleset("classic", seed, axis, allies, max_rounds)
+}
+
+/// One game of the named ruleset (classic, europe, ...) from its standard
+/// position: `axis` plays every Axis power, `allies` every Allied one; dice
+/// and random players follow `seed`.
+pub fn play_ruleset(name: &str, seed: u64, axis: PlayerKind, allies: PlayerKind, max_rounds: u32) -> Result<GameOutcome, String> {
+    let rs = ruleset(name).map_err(|e| e.to_string())?;
     let mut players: Vec<Box<dyn Player>> = rs
         .power_ids()
         .map(|p| {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "warboard", version, about = "Axis & Allies rules engine: classic (Milton Bradley 2nd edition with DAAK rulings)")]
+#[command(name = "warboard", version, about = "Axis & Allies rules engine: classic (Milton Bradley 2nd edition with DAAK rulings) and Europe (Avalon Hill 1999 with its FAQ)")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -20,9 +20,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play a game of classic Axis & Allies in the terminal against the
-    /// computer (docs/play.md).
+    /// Play a game of Axis & Allies in the terminal against the computer:
+    /// classic, or another ruleset with --ruleset (docs/play.md).
     Play {
+        /// The ruleset of a new game: classic or europe (a loaded game keeps
+        /// its own).
+        #[arg(long)]
+        ruleset: Option<String>,
         /// The powers you play, comma-separated (e.g. russia,uk; or all, none);
         /// without it a first screen asks.
         #[arg(long)]
@@ -55,8 +59,12 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
-    /// Computer against computer: classic games from the standard position.
+    /// Computer against computer: games of a ruleset (classic by default)
+    /// from its standard position.
     Selfplay {
+        /// The ruleset: classic or europe.
+        #[arg(long, default_value = "classic")]
+        ruleset: String,
         /// How many games.
         #[arg(short = 'n', long, default_value_t = 100)]
         games: u64,
@@ -90,7 +98,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play { powers, seed, load } => match play::run(play::PlayArgs { powers, seed, load }) {
+        Command::Play { ruleset, powers, seed, load } => match play::run(play::PlayArgs { ruleset, powers, seed, load }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("warboard play: {e}");
@@ -108,7 +116,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
-        Command::Selfplay { games, axis, allies, seed, rounds } => selfplay_cmd::run(games, &axis, &allies, seed, rounds),
+        Command::Selfplay { ruleset, games, axis, allies, seed, rounds } => selfplay_cmd::run(&ruleset, games, &axis, &allies, seed, rounds),
         Command::Engine => match engine_cmd::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

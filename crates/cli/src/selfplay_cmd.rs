@@ -3,10 +3,10 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
 use std::time::Instant;
-use warboard_ai::series::{play_classic, PlayerKind};
+use warboard_ai::series::{play_ruleset, PlayerKind};
 use warboard_rules::Side;
 
-pub fn run(games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> ExitCode {
+pub fn run(ruleset: &str, games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> ExitCode {
     let (axis_kind, allies_kind) = match (axis.parse::<PlayerKind>(), allies.parse::<PlayerKind>()) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
@@ -18,12 +18,17 @@ pub fn run(games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> Exit
         eprintln!("warboard selfplay: -n must be at least 1");
         return ExitCode::FAILURE;
     }
+    // An unknown ruleset is refused before the progress bar starts.
+    if let Err(e) = warboard_rules::ruleset(ruleset) {
+        eprintln!("warboard selfplay: {e}");
+        return ExitCode::FAILURE;
+    }
     let bar = ProgressBar::new(games);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise}  {msg}").expect("valid template"));
     let (mut axis_wins, mut allies_wins, mut draws, mut total_rounds) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
     for k in 0..games {
-        match play_classic(seed + k, axis_kind, allies_kind, rounds) {
+        match play_ruleset(ruleset, seed + k, axis_kind, allies_kind, rounds) {
             Ok(o) => {
                 total_rounds += o.rounds.min(rounds) as u64;
                 match o.winner {
@@ -44,7 +49,7 @@ pub fn run(games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> Exit
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let pct = |n: u64| 100.0 * n as f64 / games as f64;
-    println!("{games} classic games, axis: {axis}, allies: {allies}, at most {rounds} rounds, seeds {seed}..{}", seed + games - 1);
+    println!("{games} {ruleset} games, axis: {axis}, allies: {allies}, at most {rounds} rounds, seeds {seed}..{}", seed + games - 1);
     println!("axis wins:    {axis_wins:>5} ({:.1}%)", pct(axis_wins));
     println!("allies wins:  {allies_wins:>5} ({:.1}%)", pct(allies_wins));
     println!("undecided:    {draws:>5} ({:.1}%)", pct(draws));

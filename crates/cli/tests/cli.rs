@@ -58,3 +58,15 @@ fn conform_reports_a_failing_case() {
     assert!(out.trim_end().ends_with("0 passed, 1 failed"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn selfplay_plays_europe_games() {
+    let (ok, out, err) = warboard(&["selfplay", "--ruleset", "europe", "-n", "2", "--axis", "ai", "--allies", "random", "--rounds", "30"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("2 europe games, axis: ai, allies: random, at most 30 rounds, seeds 1..2"), "{out}");
+    assert!(out.contains("axis wins:        2 (100.0%)"), "{out}");
+    let (ok, out, _) = warboard(&["selfplay", "-n", "1", "--rounds", "2"]);
+    assert!(ok && out.contains("1 classic games"), "classic stays the default: {out}");
+    let (ok, _, err) = warboard(&["selfplay", "--ruleset", "chess", "-n", "1"]);
+    assert!(!ok && err.contains("unknown ruleset `chess`"), "{err}");
+}

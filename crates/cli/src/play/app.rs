@@ -343,7 +343,7 @@ mod tests {
     }
 
     fn app_for(humans: Vec<bool>, known: bool) -> App {
-        App::new(Session::new(1, humans).expect("a game starts"), known)
+        App::new(Session::new("classic", 1, humans).expect("a game starts"), known)
     }
 
     #[test]

@@ -51,6 +51,11 @@ pub enum Order {
         from: SpaceId,
         at: SpaceId,
     },
+    /// The Soviet Patriotic War (Europe): take over allied units at `at`.
+    Convert {
+        at: SpaceId,
+        units: Vec<UnitPick>,
+    },
     Surrender,
 }
 
@@ -80,6 +85,7 @@ pub const SYNTAX: &[&str] = &[
     "sub [LAB]                  submerge (or withdraw to LAB) submarines",
     "place 2 inf GER            place purchased units",
     "rocket WEU MOS             rockets: AA gun at WEU fires at MOS",
+    "convert MOS 2 inf          Europe's Soviets: take over allied units",
     "surrender                  your side gives up",
     "undo                       take back your last action of the phase",
     "save FILE / load FILE      save or resume a game",
@@ -136,6 +142,7 @@ pub fn parse(line: &str, rs: &Ruleset) -> Result<Command, String> {
             [from, at] => order(Order::Rocket { from: space(from, rs)?, at: space(at, rs)? }),
             _ => Err("`rocket WEU MOS`: the AA gun's territory, then the target".into()),
         },
+        "convert" => order(conversion(args, rs)?),
         "surrender" => no_args(args, Order::Surrender),
         "save" => file_arg(line, "save").map(Command::Save),
         "load" => file_arg(line, "load").map(Command::Load),
@@ -292,6 +299,25 @@ fn placement(args: &[&str], rs: &Ruleset) -> Result<Order, String> {
     Ok(Order::Place { at, units })
 }
 
+/// `convert MOS 2 inf 1 ftr`, or with the units first: `convert 2 inf MOS`.
+fn conversion(args: &[&str], rs: &Ruleset) -> Result<Order, String> {
+    let usage = "`convert MOS 2 inf 1 ftr` (or unit ids: `convert MOS u17`)";
+    let (first, args) = match args.first() {
+        Some(t) if count(t).is_none() && unit_word(t).is_none() && parse_unit_name(&t.to_ascii_lowercase()).is_none() => (Some(space(t, rs)?), &args[1..]),
+        _ => (None, args),
+    };
+    let (units, rest) = picks(args, rs)?;
+    let at = match (first, rest) {
+        (Some(at), []) => at,
+        (None, [at]) => space(at, rs)?,
+        _ => return Err(format!("name one territory and the units: {usage}")),
+    };
+    if units.is_empty() {
+        return Err(format!("convert which units? {usage}"));
+    }
+    Ok(Order::Convert { at, units })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -371,6 +397,20 @@ mod tests {
         );
         assert!(parse("cas", &rs).is_err());
         assert!(parse("end now", &rs).unwrap_err().contains("left over"));
+    }
+
+    #[test]
+    fn the_patriotic_war_takes_a_territory_and_units() {
+        let rs = warboard_rules::ruleset("europe").expect("europe loads");
+        let mos = id(&rs, "MOS");
+        let expected = Command::Order(Order::Convert {
+            at: mos,
+            units: vec![UnitPick::Kind { kind: UnitType::Infantry, count: 2 }, UnitPick::Id(UnitId(17))],
+        });
+        assert_eq!(parse("convert MOS 2 inf u17", &rs), Ok(expected.clone()));
+        assert_eq!(parse("convert 2 inf u17 mos", &rs), Ok(expected));
+        assert!(parse("convert MOS", &rs).unwrap_err().contains("which units"));
+        assert!(parse("convert 2 inf", &rs).is_err());
     }
 
     #[test]

@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_game_screen_shows_every_panel() {
-        let mut app = App::new(Session::new(1, vec![true; 5]).expect("a game starts"), true);
+        let mut app = App::new(Session::new("classic", 1, vec![true; 5]).expect("a game starts"), true);
         let text = screen_text(&mut app, 160, 40);
         for needle in [
             "round 1",
@@ -348,7 +348,7 @@ mod tests {
 
     #[test]
     fn the_picker_lists_the_powers() {
-        let mut app = App::new(Session::new(1, vec![false; 5]).expect("a game starts"), false);
+        let mut app = App::new(Session::new("classic", 1, vec![false; 5]).expect("a game starts"), false);
         let text = screen_text(&mut app, 100, 30);
         assert!(text.contains("[ ] 1 russia"), "{text}");
         assert!(text.contains("Enter: start"));

@@ -5,7 +5,7 @@ use super::names::{counts_text, short};
 use super::odds;
 use super::session::Session;
 use warboard_rules::battle::{self, Decision};
-use warboard_rules::{Action, FixedDice, Game, Phase, PowerId};
+use warboard_rules::{Action, FixedDice, Game, Phase, PowerId, UnitType};
 
 /// The help panel's lines.
 pub fn lines(session: &Session) -> Vec<String> {
@@ -91,7 +91,7 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         }
         Phase::Purchase => {
             out.push(format!("buy 3 inf 1 arm ... (bank {bank} IPCs)"));
-            let prices: Vec<String> = rs.unit_types().map(|u| format!("{} {}", short(u.kind), u.cost)).collect();
+            let prices: Vec<String> = rs.unit_types().filter(|u| u.buyable).map(|u| format!("{} {}", short(u.kind), u.cost)).collect();
             out.push(format!("  {}", prices.join(", ")));
             if !s.purchased.is_empty() {
                 let bought: Vec<_> = s.purchased.iter().map(|(k, n)| (*k, *n)).collect();
@@ -137,6 +137,36 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         // The Alternative round's phases come with that ruleset (issue 13).
         Phase::Payday | Phase::Shopping | Phase::Turn => out.push("end: finish this phase".into()),
     }
+    patriotic_war(game, p, out);
+}
+
+/// Europe's Soviet Patriotic War: where allied land and air units stand in
+/// one of the power's original industrial complexes, it may take them over
+/// in any phase of its turn (the rules core judges the details).
+fn patriotic_war(game: &Game, p: PowerId, out: &mut Vec<String>) {
+    let rs = &game.ruleset;
+    let s = &game.state;
+    if rs.options.patriotic_war != rs.power(p).id || s.turn != p {
+        return;
+    }
+    let spots: Vec<(&str, Vec<(UnitType, u32)>)> = rs
+        .map
+        .ids()
+        .filter(|t| rs.map.space(*t).original_factory && rs.map.space(*t).original_owner == Some(p) && s.control[t.index()] == Some(p))
+        .filter_map(|t| {
+            let allied: Vec<(UnitType, u32)> = s
+                .units_at(t)
+                .filter(|u| u.owner != p && s.allied(u.owner, p) && !rs.stats(u.kind).is_sea() && !rs.stats(u.kind).factory)
+                .map(|u| (u.kind, 1))
+                .collect();
+            (!allied.is_empty()).then(|| (rs.map.name(t), allied))
+        })
+        .collect();
+    if let Some((at, units)) = spots.first() {
+        let example = format!("convert {at} {}", counts_text(units));
+        let all: Vec<String> = spots.iter().map(|(t, u)| format!("{t} ({})", counts_text(u))).collect();
+        out.push(format!("{example}: take over allied units at {}", all.join(", ")));
+    }
 }
 
 /// The battles declared this turn and not yet fought, with their odds.
@@ -156,7 +186,7 @@ mod tests {
 
     #[test]
     fn the_help_follows_the_phase() {
-        let mut s = Session::new(1, vec![true; 5]).expect("a game starts");
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
         let text = lines(&s).join("\n");
         assert!(text.starts_with("You play russia now:"), "{text}");
         assert!(text.contains("weapons development is off"));
@@ -168,8 +198,28 @@ mod tests {
     }
 
     #[test]
+    fn the_soviets_are_offered_the_patriotic_war_where_allied_units_stand() {
+        let rs = warboard_rules::ruleset("europe").expect("europe loads");
+        let mut game = Game::standard(rs.clone());
+        let (russia, uk, germany) = (rs.power_by_name("russia").unwrap(), rs.power_by_name("uk").unwrap(), rs.power_by_name("germany").unwrap());
+        let mos = rs.map.id("MOS").unwrap();
+        let offered = |game: &Game, p: PowerId| {
+            let mut out = Vec::new();
+            patriotic_war(game, p, &mut out);
+            out
+        };
+        game.state.turn = russia;
+        assert!(offered(&game, russia).is_empty(), "no allied units stand in a Soviet complex at the start");
+        game.state.add_unit(UnitType::Infantry, uk, mos);
+        game.state.add_unit(UnitType::Fighter, uk, mos);
+        assert_eq!(offered(&game, russia), vec!["convert MOS 1 inf 1 ftr: take over allied units at MOS (1 inf 1 ftr)".to_string()]);
+        game.state.turn = germany;
+        assert!(offered(&game, germany).is_empty(), "only the knob's power converts, in its own turn");
+    }
+
+    #[test]
     fn the_computers_turn_says_so() {
-        let s = Session::new(1, vec![false, true, false, false, false]).expect("a game starts");
+        let s = Session::new("classic", 1, vec![false, true, false, false, false]).expect("a game starts");
         assert_eq!(lines(&s), vec!["The computer is playing russia...".to_string()]);
     }
 }

@@ -1,5 +1,6 @@
-//! `warboard play`: a game of classic Axis & Allies in the terminal, the
-//! person against the computer (docs/play.md).
+//! `warboard play`: a game of Axis & Allies in the terminal (classic, or
+//! another ruleset such as Europe), the person against the computer
+//! (docs/play.md).
 //!
 //! The pieces, from the game outwards: [`session`] plays actions through a
 //! `warboard_record::Record` and the computer players; [`command`] and
@@ -29,6 +30,8 @@ use warboard_rules::Ruleset;
 
 /// The command line's options for `warboard play`.
 pub struct PlayArgs {
+    /// The ruleset of a new game (`None`: classic); a loaded game keeps its own.
+    pub ruleset: Option<String>,
     /// Comma-separated powers the person plays; `None`: ask on the first screen.
     pub powers: Option<String>,
     pub seed: Option<u64>,
@@ -44,20 +47,34 @@ pub fn run(args: PlayArgs) -> Result<(), String> {
 /// Everything that can fail before the terminal is taken over, so that
 /// errors are printed as plain text.
 fn start(args: &PlayArgs) -> Result<App, String> {
-    let ruleset = warboard_rules::ruleset("classic").map_err(|e| e.to_string())?;
-    let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
-    let session = match &args.load {
+    let (session, chosen) = match &args.load {
         Some(path) => {
             if args.seed.is_some() {
                 return Err("--seed does not go with --load: a saved game keeps its own dice".into());
             }
-            let mut session = Session::resume(save::load(path)?, humans.clone().unwrap_or_default());
+            // The save names its ruleset; the powers are read against it.
+            let record = save::load(path)?;
+            let ruleset = record.game().ruleset.clone();
+            if let Some(asked) = args.ruleset.as_deref() {
+                let asked_name = warboard_rules::ruleset(asked).map_err(|e| e.to_string())?.name.clone();
+                if asked_name != ruleset.name {
+                    return Err(format!("{} is a {} game: --ruleset {asked} does not go with it (leave --ruleset out)", path.display(), ruleset.name));
+                }
+            }
+            let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
+            let mut session = Session::resume(record, humans.clone().unwrap_or_default());
             session.note(format!("resumed {}", path.display()));
-            session
+            (session, humans.is_some())
         }
-        None => Session::new(args.seed.unwrap_or_else(seed_from_clock), humans.clone().unwrap_or_default())?,
+        None => {
+            let name = args.ruleset.as_deref().unwrap_or("classic");
+            let ruleset = warboard_rules::ruleset(name).map_err(|e| e.to_string())?;
+            let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
+            let session = Session::new(name, args.seed.unwrap_or_else(seed_from_clock), humans.clone().unwrap_or_default())?;
+            (session, humans.is_some())
+        }
     };
-    Ok(App::new(session, humans.is_some()))
+    Ok(App::new(session, chosen))
 }
 
 /// A seed for a game started without one: different every time.
@@ -116,10 +133,38 @@ mod tests {
 
     #[test]
     fn seed_and_load_do_not_mix() {
-        let args = PlayArgs { powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")) };
+        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")) };
         assert!(start(&args).err().is_some_and(|e| e.contains("--seed does not go with --load")));
-        let args = PlayArgs { powers: Some("germany".into()), seed: Some(1), load: None };
+        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None };
         let app = start(&args).expect("a new game starts");
         assert_eq!(app.session.humans(), &[false, true, false, false, false]);
+    }
+
+    #[test]
+    fn a_europe_game_starts_saves_and_loads_with_its_ruleset() {
+        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None };
+        let mut app = start(&args).expect("a Europe game starts");
+        assert_eq!(app.session.game().ruleset.name, "europe");
+        // Europe's four powers: germany, russia, uk, usa.
+        assert_eq!(app.session.humans(), &[false, true, false, false]);
+        assert!(parse_powers("japan", &app.session.game().ruleset).is_err(), "Europe has no Japan");
+        let path = std::env::temp_dir().join(format!("warboard-play-europe-{}.json", std::process::id()));
+        app.session.save(&path).expect("the temp dir is writable");
+        let load = |ruleset: Option<&str>, powers: &str| PlayArgs {
+            ruleset: ruleset.map(String::from),
+            powers: Some(powers.into()),
+            seed: None,
+            load: Some(path.clone()),
+        };
+        let loaded = start(&load(None, "uk")).expect("the Europe save loads without --ruleset");
+        assert_eq!(loaded.session.game().ruleset.name, "europe");
+        assert_eq!(loaded.session.game().state, app.session.game().state);
+        assert_eq!(loaded.session.humans(), &[false, false, true, false]);
+        assert!(start(&load(Some("europe"), "uk")).is_ok(), "naming the save's own ruleset is fine");
+        let refused = start(&load(Some("classic"), "uk")).err().expect("a Europe save is no classic game");
+        assert!(refused.contains("is a europe game"), "{refused}");
+        let _ = std::fs::remove_file(&path);
+        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None };
+        assert!(start(&unknown).is_err());
     }
 }

@@ -34,14 +34,16 @@ pub struct Session {
 }
 
 impl Session {
-    /// A new classic game on the standard position, dice from `seed`.
-    pub fn new(seed: u64, humans: Vec<bool>) -> Result<Session, String> {
-        let record = Record::new(Start::standard("classic", DiceMode::Seeded { seed })).map_err(|e| e.to_string())?;
+    /// A new game of the named ruleset (`classic`, `europe`) on its
+    /// standard position, dice from `seed`.
+    pub fn new(ruleset: &str, seed: u64, humans: Vec<bool>) -> Result<Session, String> {
+        let record = Record::new(Start::standard(ruleset, DiceMode::Seeded { seed })).map_err(|e| e.to_string())?;
         let mut session = Session::resume(record, humans);
         session.log.clear();
         let (round, first) = (session.record.state().round, session.record.state().turn);
         let first = session.power_name(first).to_string();
-        session.push(LogLine::new(LineKind::Note, format!("new classic game, seed {seed}")));
+        let name = session.game().ruleset.name.clone();
+        session.push(LogLine::new(LineKind::Note, format!("new {name} game, seed {seed}")));
         session.push(LogLine::new(LineKind::Turn, format!("== round {round}: {first} ==")));
         Ok(session)
     }
@@ -262,7 +264,7 @@ mod tests {
 
     #[test]
     fn the_computer_plays_russia_and_germany_is_asked_as_defender_then_for_its_turn() {
-        let mut s = Session::new(1, germany_only()).expect("a game starts");
+        let mut s = Session::new("classic", 1, germany_only()).expect("a game starts");
         assert!(s.computer_to_act());
         let germany = s.game().ruleset.power_by_name("germany").expect("germany");
         for _ in 0..50 {
@@ -284,7 +286,7 @@ mod tests {
     fn computer_players_play_whole_rounds_through_the_save_vocabulary() {
         // Every computer action goes through FORMAT.md's words and the
         // record; none may be lost in translation and stall the game.
-        let mut s = Session::new(3, vec![false; 5]).expect("a game starts");
+        let mut s = Session::new("classic", 3, vec![false; 5]).expect("a game starts");
         let mut steps = 0;
         while s.actor().is_some() && s.game().state.round <= 4 && steps < 200_000 {
             assert!(s.step_computer(), "the computer always has a move while the game goes on");
@@ -296,14 +298,37 @@ mod tests {
     }
 
     #[test]
+    fn computer_players_play_whole_europe_rounds_and_the_soviets_may_convert() {
+        // Europe through the same words: artillery, destroyers, convoys,
+        // the two-hit battleship; nothing lost in translation, no stall.
+        let mut s = Session::new("europe", 4, vec![false; 4]).expect("a Europe game starts");
+        assert!(s.log().iter().any(|l| l.text == "new europe game, seed 4"), "{:?}", s.log());
+        let mut steps = 0;
+        while s.actor().is_some() && s.game().state.round <= 3 && steps < 200_000 {
+            assert!(s.step_computer(), "the computer always has a move while the game goes on");
+            steps += 1;
+        }
+        assert!(!s.computer_stuck());
+        assert!(s.game().state.round > 3 || s.game().state.winner.is_some());
+        assert_eq!(s.refused_in_a_row, 0, "the computer's Europe actions are all legal");
+        // A person playing the Soviet Union may ask for the Patriotic War;
+        // with no allied units in Moscow the rules refuse it, in their words.
+        let mut s = Session::new("europe", 4, vec![true; 4]).expect("a Europe game starts");
+        order(&mut s, "end").expect("Germany's research ends");
+        assert!(order(&mut s, "convert MOS 1 inf").is_err(), "only the Soviet Union converts, and only allied units");
+        order(&mut s, "buy 1 art 1 dd").expect("Germany buys artillery and a destroyer");
+        assert!(order(&mut s, "buy 1 ic").is_err(), "no new industrial complexes in Europe");
+    }
+
+    #[test]
     fn a_computer_powers_decision_is_not_the_persons() {
-        let mut s = Session::new(1, germany_only()).expect("a game starts");
+        let mut s = Session::new("classic", 1, germany_only()).expect("a game starts");
         assert!(order(&mut s, "end").unwrap_err().contains("computer plays russia"));
     }
 
     #[test]
     fn the_persons_orders_are_applied_or_refused_with_the_engines_reason() {
-        let mut s = Session::new(1, vec![true; 5]).expect("a game starts");
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
         for _ in 0..7 {
             order(&mut s, "end").expect("Russia's seven phases end");
         }
@@ -328,7 +353,7 @@ mod tests {
 
     #[test]
     fn undo_and_save_round_trip() {
-        let mut s = Session::new(5, vec![true; 5]).expect("a game starts");
+        let mut s = Session::new("classic", 5, vec![true; 5]).expect("a game starts");
         order(&mut s, "end").expect("research ends");
         order(&mut s, "buy 1 inf").expect("Russia buys");
         s.undo().expect("a purchase without dice can be undone");

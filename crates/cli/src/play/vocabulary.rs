@@ -63,6 +63,7 @@ pub fn order_to_format(order: &Order, game: &Game, side: &str) -> Value {
         }
         Order::Place { at, units } => json!({"type": "place", "at": space(rs, *at), "units": unit_counts(units)}),
         Order::Rocket { from, at } => json!({"type": "rocket", "from": space(rs, *from), "at": space(rs, *at)}),
+        Order::Convert { at, units } => json!({"type": "convert", "at": space(rs, *at), "units": selectors(units)}),
         Order::Surrender => json!({"type": "surrender", "side": side}),
     }
 }
