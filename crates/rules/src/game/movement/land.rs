@@ -107,8 +107,12 @@ impl Ctx<'_> {
         let dest_neutral = rel.neutral(dest);
         let dest_enemy = rel.enemy_land(p, dest);
         let dest_defended = rel.enemy_defenders(p, dest).next().is_some();
+        // Units may follow others into a territory taken earlier in this
+        // combat move: the attack on it is one combat, whichever move
+        // reached it first.
+        let joins_conquest = self.s.conquered[dest.index()] && rel.friendly_land(p, dest);
         if combat {
-            if !dest_neutral && !dest_enemy && blitzed.is_empty() {
+            if !dest_neutral && !dest_enemy && blitzed.is_empty() && !joins_conquest {
                 return reject("move/combat-needs-target", format!("{} is friendly: moves that attack nothing belong to the non-combat move", self.name(dest)));
             }
         } else if dest_neutral || dest_enemy {
@@ -255,7 +259,8 @@ impl Ctx<'_> {
         self.check_aa_room(units, shore)?;
         let rel = self.rel();
         let hostile = rel.enemy_land(p, shore) || rel.neutral(shore);
-        if combat && !hostile {
+        let joins_conquest = self.s.conquered[shore.index()] && rel.friendly_land(p, shore);
+        if combat && !hostile && !joins_conquest {
             return reject("move/combat-needs-target", format!("{} is friendly: unload there in non-combat move", self.name(shore)));
         }
         if !combat && hostile {
@@ -288,7 +293,7 @@ impl Ctx<'_> {
                 self.pay_neutral_fee(p, shore)?;
             } else if defended || sea_battle {
                 self.declare_battle(shore, &[sea, shore], false);
-            } else {
+            } else if !joins_conquest {
                 self.take_territory(shore, p);
             }
         }
