@@ -5,7 +5,9 @@
 //!   calculator, cache bypassed: what a computer player pays for a new
 //!   position), and a cache hit;
 //! - Monte Carlo through the battle engine, on one core;
-//! - the exact 30-vs-30 answer against 10,000 Monte Carlo runs of it.
+//! - the exact 30-vs-30 answer against 10,000 Monte Carlo runs of it;
+//! - Europe's battles (issue 11): land with artillery, fleets with
+//!   destroyers, submarines, aircraft and two-hit battleships.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
@@ -23,6 +25,18 @@ const INFANTRY_10: &str = "10 inf vs 10 inf";
 // Defending submarines' hits may not take the attacking aircraft (issue 10):
 // the exact mode fires them as a group of their own.
 const NAVAL: &str = "4 sub, 2 ftr, 2 bmb, 2 bb vs 3 sub, 2 cv, 4 ftr, 2 bb, 2 trn";
+
+// Europe: artillery raising infantry, with and without an AA gun.
+const EUROPE_LAND_10: &str = "4 inf, 2 art, 2 arm, 1 ftr, 1 bmb vs 6 inf, 1 art, 1 arm, 2 ftr";
+const EUROPE_LAND_10_AA: &str = "4 inf, 2 art, 2 arm, 1 ftr, 1 bmb vs 6 inf, 1 art, 1 arm, 2 ftr, 1 aa";
+const EUROPE_LAND_30: &str = "10 inf, 4 art, 8 arm, 6 ftr, 2 bmb vs 16 inf, 2 art, 6 arm, 6 ftr";
+const EUROPE_LAND_30_AA: &str = "10 inf, 4 art, 8 arm, 6 ftr, 2 bmb vs 16 inf, 2 art, 6 arm, 6 ftr, 1 aa";
+const EUROPE_LAND_100: &str = "30 inf, 15 art, 25 arm, 20 ftr, 10 bmb vs 50 inf, 10 art, 20 arm, 20 ftr";
+// Europe at sea: destroyers against submarines, aircraft that need a
+// destroyer to hit submarines, two-hit battleships (the fleet kernel).
+const EUROPE_FLEET_8: &str = "2 bb, 2 dd, 2 sub, 2 ftr vs 1 bb, 2 dd, 2 sub, 1 cv, 2 ftr, 2 trn";
+const EUROPE_NAVAL: &str = "4 sub, 2 ftr, 2 bmb, 2 bb vs 3 sub, 2 cv, 4 ftr, 2 bb, 2 trn";
+const EUROPE_FLEET_26: &str = "4 bb, 6 dd, 8 sub, 6 ftr, 2 bmb vs 3 bb, 6 dd, 6 sub, 3 cv, 6 ftr, 4 trn";
 
 fn calculator() -> Calculator {
     Calculator::new(warboard_rules::ruleset("classic").unwrap())
@@ -60,6 +74,53 @@ fn exact(c: &mut Criterion) {
     group.bench_function("30v30 mixed + aa, with rounds distribution", |b| {
         b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
     });
+    let battle = Battle::parse(MIXED_100).unwrap();
+    group.bench_function("100v100 mixed, with rounds distribution", |b| {
+        b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
+    });
+    group.finish();
+}
+
+fn europe(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exact europe");
+    let opts = CalcOptions::default();
+    let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
+    let mut calc = Calculator::new(warboard_rules::ruleset("europe").unwrap());
+    for (name, text) in [
+        ("10v10 infantry", INFANTRY_10),
+        ("10v10 land, artillery", EUROPE_LAND_10),
+        ("10v10 land, artillery + aa", EUROPE_LAND_10_AA),
+        ("30v30 land, artillery", EUROPE_LAND_30),
+        ("30v30 land, artillery + aa", EUROPE_LAND_30_AA),
+        ("100v100 land, artillery", EUROPE_LAND_100),
+        ("8v10 fleet, destroyers", EUROPE_FLEET_8),
+        ("10v13 naval, no destroyers", EUROPE_NAVAL),
+        ("26v28 fleet, destroyers", EUROPE_FLEET_26),
+    ] {
+        let battle = Battle::parse(text).unwrap();
+        let o = calc.exact_uncached(&battle, &opts).unwrap();
+        eprintln!("europe {name}: {text}: attacker wins {:.6}, pruned {:.1e}", o.attacker_wins, o.pruned);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| calc.exact_uncached(black_box(&battle), &opts).unwrap()));
+    }
+    // What `warboard calc` computes: the answer with its distribution of
+    // rounds.
+    for (name, text) in [("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("30v30 land, artillery + aa", EUROPE_LAND_30_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
+        let battle = Battle::parse(text).unwrap();
+        group.bench_function(BenchmarkId::new("with rounds distribution", name), |b| {
+            b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("monte_carlo_one_core europe");
+    let pool = one_core();
+    for (name, text) in [("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
+        let battle = Battle::parse(text).unwrap();
+        let runs = 1000;
+        group.throughput(Throughput::Elements(runs));
+        group.bench_function(BenchmarkId::new("1000 battles", name), |b| {
+            b.iter(|| pool.install(|| calc.monte_carlo(black_box(&battle), &opts, MonteCarlo { runs, seed: 1 }).unwrap()))
+        });
+    }
     group.finish();
 }
 
@@ -100,6 +161,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = exact, monte_carlo, exact_against_monte_carlo
+    targets = exact, monte_carlo, exact_against_monte_carlo, europe
 }
 criterion_main!(benches);

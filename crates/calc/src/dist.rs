@@ -100,6 +100,25 @@ pub(crate) fn push_dice(arena: &mut Vec<f64>, values: impl IntoIterator<Item = u
     d
 }
 
+/// Stores the distribution of hits of `counts[v]` dice hitting on `v`, for
+/// `v` from 1 to 6.
+pub(crate) fn push_counts(arena: &mut Vec<f64>, counts: &[u32; 7], trim: f64) -> Dist {
+    let start = arena.len();
+    arena.push(1.0);
+    for (v, &n) in counts.iter().enumerate().skip(1) {
+        let p = hit_chance(v as u8);
+        for _ in 0..n {
+            // One more die, in place: new[k] = old[k]·(1-p) + old[k-1]·p.
+            arena.push(0.0);
+            for k in (start..arena.len()).rev() {
+                let below = if k > start { arena[k - 1] } else { 0.0 };
+                arena[k] = arena[k] * (1.0 - p) + below * p;
+            }
+        }
+    }
+    finish(arena, start, 0, trim)
+}
+
 /// Calls `f(i, w)` with `w = weight · p[i]` for the entries of `p` from the
 /// mode outwards, stopping on each side at the first `w < eps` (no later
 /// entry on that side can be larger: the distribution is unimodal).

@@ -13,13 +13,15 @@
 //! fire.rs, `run`), one round:
 //! 1. Round one of a land battle: the AA gun rolls one die per attacking
 //!    aircraft; its hits take aircraft at once (`aa_fire`).
-//! 2. Round one of an amphibious assault: each bombarding battleship rolls;
-//!    its hits mark defenders, who still fire this round (`bombard`).
+//! 2. Round one of an amphibious assault: each bombarding ship rolls; its
+//!    hits mark defenders, who still fire this round (`bombard`).
 //! 3. Sea battles, every round: attacking submarines roll; their hits take
 //!    defending ships (aircraft only with the option) at once: those do not
 //!    fire back (`SubStrike`, pool `DefendingShips`).
-//! 4. The attacker's other units roll; hits mark defenders (`AttackerFire`,
-//!    pool `Defenders`: not yet marked ones).
+//! 4. The attacker's other units roll, each supporter (artillery) raising
+//!    one unit it supports (infantry) to its supported value (`roll_each`);
+//!    hits mark defenders (`AttackerFire`, pool `Defenders`: not yet marked
+//!    ones).
 //! 5. Every defender left after step 3, marked or not, rolls; hits take
 //!    attackers at once (`DefenderFire`). In a sea battle the defending
 //!    submarines' hits may not take aircraft (unless the option says so):
@@ -30,25 +32,44 @@
 //!    (`EndRound`, `finish_if_over`); otherwise the attacker may retreat
 //!    (not from an amphibious assault, `retreat_allowed`).
 //!
+//! A hit on a unit with a hit point to spare (a whole two-hit battleship)
+//! damages it, before any unit is lost (casualties.rs, `default_order`);
+//! the damaged unit is a class of its own in the side's composition.
+//!
+//! Sea battles where destroyers (anti-submarine units) change what
+//! submarines and aircraft do, round by round, are fought by the kernel of
+//! module `fleet`; this module drives both kernels through [`Round`].
+//!
 //! Hits beyond the units a step may take are lost (`pend` caps them).
+//!
+//! The calculator's battle has no player choices: submarines never
+//! withdraw or submerge, the attacker retreats only by its retreat policy
+//! (never from an amphibious assault), and casualties follow each side's
+//! order of loss, by default the engine's. Monte Carlo answers the engine's
+//! decisions the same way.
 
 use crate::dist::{outward, push_dice, Dist};
-use crate::graph::{GraphScratch, PoolScope, RoleValues, SideGraph};
-use crate::loss::{army_of, class_type, composition_of, LossRule, Pool, CLASSES};
+use crate::fleet::{self, FleetKernel};
+use crate::graph::{FxHasher, GraphScratch, PoolScope, Role, RoleSupport, RoleValues, SideGraph};
+use crate::loss::{army_of, class_type, composition_of, Composition, LossRule, Pool, CLASSES};
 use crate::model::BattleModel;
 use crate::options::{CalcOptions, RetreatPolicy};
 use crate::result::{Ending, Method, Outcome, OutcomeBuilder};
 use crate::CalcError;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// Battle states beyond this are refused (memory: a few grids of doubles).
-const MAX_STATES: usize = 20_000_000;
+pub(crate) const MAX_STATES: usize = 20_000_000;
 /// Hit points on one side beyond this are refused: every state of the side
 /// keeps its hit distributions, whose width grows with the square root.
-const MAX_HIT_POINTS: usize = 5_000;
+pub(crate) const MAX_HIT_POINTS: usize = 5_000;
 /// A battle still undecided after this many rounds is left out as pruned.
 const MAX_ROUNDS: usize = 100_000;
 /// A state whose rounds change nothing with at least this probability is a
-/// stalemate (no ruleset has one today: every defender can hit something).
+/// stalemate (the kernels end those where neither side can hurt the other,
+/// as the engine does; this catches anything else).
 const STALEMATE: f64 = 1.0 - 1e-15;
 
 /// Buffers reused from one calculation to the next, so that repeated
@@ -58,11 +79,15 @@ pub(crate) struct Workspace {
     scratch: GraphScratch,
     att: SideGraph,
     def: SideGraph,
+    fleet: fleet::Sides,
     grid: Vec<f64>,
     transient: Vec<f64>,
     transient_next: Vec<f64>,
     active: Vec<u32>,
     active_next: Vec<u32>,
+    rows: Vec<u32>,
+    extent: Vec<(u32, u32)>,
+    replay: Replay,
     value: Vec<f64>,
     retreat: Vec<bool>,
     visited: Vec<u32>,
@@ -74,7 +99,14 @@ pub(crate) struct Workspace {
 /// (every state's tails) and would add up: at the same threshold a mixed
 /// 100-vs-100 battle loses ~3e-7 of its mass, at a thousandth of it ~4e-10,
 /// for a third more time.
-const TRANSITION_FACTOR: f64 = 1e-3;
+pub(crate) const TRANSITION_FACTOR: f64 = 1e-3;
+
+/// Round by round (the distribution of rounds), states are dropped below
+/// `prune_below` times this: mass lingers in a state over several rounds,
+/// in pieces. At a tenth the pruned total stays about the folded solve's
+/// (30-vs-30 mixed with an AA gun: 8e-11 against 1e-10), and the pass costs
+/// about twice the folded solve on battles of 30 units a side or more.
+const STEPPED_STATE_FACTOR: f64 = 0.1;
 
 /// Distributions this short are spread whole, without pruning.
 const SHORT: usize = 16;
@@ -87,13 +119,16 @@ const MAIN: usize = 0;
 const SUBS: usize = 1;
 
 /// Where a round's successors go: mass into a grid, win chances into a sum.
-trait Sink {
-    fn one(&mut self, cell: usize, w: f64);
-    /// Cells `start..start + p.len()` receive `scale · p[i]`.
+/// A successor is a cell `row · nd + col` of the grid, `row` being the
+/// attacker's node and `col` the defender's; sinks get the cell and its
+/// row.
+pub(crate) trait Sink {
+    fn one(&mut self, row: usize, cell: usize, w: f64);
+    /// Cells `cell..cell + p.len()` of `row` receive `scale · p[i]`.
     #[inline(always)]
-    fn run(&mut self, start: usize, scale: f64, p: &[f64]) {
+    fn run(&mut self, row: usize, cell: usize, scale: f64, p: &[f64]) {
         for (i, pi) in p.iter().enumerate() {
-            self.one(start + i, scale * pi);
+            self.one(row, cell + i, scale * pi);
         }
     }
 }
@@ -106,11 +141,11 @@ struct Spread<'a> {
 
 impl Sink for Spread<'_> {
     #[inline(always)]
-    fn one(&mut self, cell: usize, w: f64) {
+    fn one(&mut self, _row: usize, cell: usize, w: f64) {
         self.grid[cell] += w;
     }
     #[inline(always)]
-    fn run(&mut self, start: usize, scale: f64, p: &[f64]) {
+    fn run(&mut self, _row: usize, start: usize, scale: f64, p: &[f64]) {
         // A plain a·x + y: the compiler vectorises it.
         for (g, pi) in self.grid[start..start + p.len()].iter_mut().zip(p) {
             *g += scale * pi;
@@ -126,11 +161,11 @@ struct Expect<'a> {
 
 impl Sink for Expect<'_> {
     #[inline(always)]
-    fn one(&mut self, cell: usize, w: f64) {
+    fn one(&mut self, _row: usize, cell: usize, w: f64) {
         self.sum += w * self.value[cell];
     }
     #[inline(always)]
-    fn run(&mut self, start: usize, scale: f64, p: &[f64]) {
+    fn run(&mut self, _row: usize, start: usize, scale: f64, p: &[f64]) {
         // Four partial sums, so the compiler may vectorise the dot product.
         let v = &self.value[start..start + p.len()];
         let mut acc = [0.0f64; 4];
@@ -149,13 +184,83 @@ impl Sink for Expect<'_> {
     }
 }
 
-/// Any closure.
-struct Each<F: FnMut(usize, f64)>(F);
+/// Adds mass into the next round's grid and notes, row by row, the range
+/// of cells that received any (the round-by-round pass).
+struct Step<'a> {
+    next: &'a mut [f64],
+    extent: &'a mut [(u32, u32)],
+    rows: &'a mut Vec<u32>,
+}
 
-impl<F: FnMut(usize, f64)> Sink for Each<F> {
+impl Step<'_> {
     #[inline(always)]
-    fn one(&mut self, cell: usize, w: f64) {
-        (self.0)(cell, w)
+    fn touch(&mut self, row: usize, lo: usize, hi: usize) {
+        let e = &mut self.extent[row];
+        if e.0 == u32::MAX {
+            self.rows.push(row as u32);
+            *e = (lo as u32, hi as u32);
+        } else {
+            e.0 = e.0.min(lo as u32);
+            e.1 = e.1.max(hi as u32);
+        }
+    }
+}
+
+impl Sink for Step<'_> {
+    #[inline(always)]
+    fn one(&mut self, row: usize, cell: usize, w: f64) {
+        self.next[cell] += w;
+        self.touch(row, cell, cell + 1);
+    }
+    #[inline(always)]
+    fn run(&mut self, row: usize, start: usize, scale: f64, p: &[f64]) {
+        for (g, pi) in self.next[start..start + p.len()].iter_mut().zip(p) {
+            *g += scale * pi;
+        }
+        self.touch(row, start, start + p.len());
+    }
+}
+
+/// One round of a battle from any state, as the dynamic program sees it:
+/// the classic kernel ([`Kernel`]) or the fleet kernel
+/// ([`fleet::FleetKernel`]). States are cells `a · nd + d` of a grid,
+/// `a` the attacker's node and `d` the defender's; a round only ever leads
+/// to the same cell or later ones.
+pub(crate) trait Round: Copy {
+    /// Round by round, a state's successors are worked out once and
+    /// replayed in its later rounds (`Replay`): worth it where working them
+    /// out costs much more than spreading them (the fleet kernel's hit
+    /// groups), not for the classic kernel's runs.
+    const REPLAY: bool = false;
+    /// Nodes of the attacker and of the defender.
+    fn na(&self) -> usize;
+    fn nd(&self) -> usize;
+    /// The nodes with nothing left.
+    fn att_empty(&self) -> usize;
+    fn def_empty(&self) -> usize;
+    /// States with less mass than this are dropped.
+    fn eps_state(&self) -> f64;
+    /// Transitions less likely than this (weight included) are dropped.
+    fn eps(&self) -> f64;
+    /// The same round with other thresholds (transitions, states).
+    fn with_eps(self, eps: f64, eps_state: f64) -> Self;
+    /// Both sides have units, but the battle is over: neither side can hurt
+    /// the other (ending.rs, `finish_if_over`: it ends as if the attacker
+    /// broke off).
+    fn stalemate(&self, a: usize, d: usize) -> bool;
+    /// Probability that a round from `(a, d)` changes nothing.
+    fn stay(&self, a: usize, d: usize) -> f64;
+    /// Sends the successors of `(a, d)` (the state itself included) to
+    /// `sink` with weights `weight · P(successor)`, leaving out those
+    /// less likely than the transition threshold.
+    fn successors(&self, a: usize, d: usize, weight: f64, sink: &mut impl Sink);
+    fn att_comp(&self, a: usize) -> &Composition;
+    fn def_comp(&self, d: usize) -> &Composition;
+
+    /// The battle is over in state `(a, d)`.
+    #[inline(always)]
+    fn is_final(&self, a: usize, d: usize) -> bool {
+        a == self.att_empty() || d == self.def_empty() || self.stalemate(a, d)
     }
 }
 
@@ -177,12 +282,46 @@ struct Kernel<'a> {
     nd: usize,
 }
 
-impl Kernel<'_> {
-    fn is_terminal(&self, cell: usize) -> bool {
-        cell / self.nd == self.att.empty || cell % self.nd == self.def.empty
+impl Round for Kernel<'_> {
+    #[inline(always)]
+    fn na(&self) -> usize {
+        self.att.len()
+    }
+    #[inline(always)]
+    fn nd(&self) -> usize {
+        self.nd
+    }
+    #[inline(always)]
+    fn att_empty(&self) -> usize {
+        self.att.empty
+    }
+    #[inline(always)]
+    fn def_empty(&self) -> usize {
+        self.def.empty
+    }
+    #[inline(always)]
+    fn eps_state(&self) -> f64 {
+        self.eps_state
+    }
+    #[inline(always)]
+    fn eps(&self) -> f64 {
+        self.eps
+    }
+    fn with_eps(self, eps: f64, eps_state: f64) -> Self {
+        Kernel { eps, eps_state, ..self }
+    }
+    /// Every unit of the classic kernel's battles can hurt some enemy.
+    #[inline(always)]
+    fn stalemate(&self, _a: usize, _d: usize) -> bool {
+        false
+    }
+    fn att_comp(&self, a: usize) -> &Composition {
+        &self.att.comps[a]
+    }
+    fn def_comp(&self, d: usize) -> &Composition {
+        &self.def.comps[d]
     }
 
-    /// Probability that a round from `(a, d)` changes nothing.
     #[inline(always)]
     fn stay(&self, a: usize, d: usize) -> f64 {
         let main = self.att.dists[MAIN][a].p_zero(&self.att.arena);
@@ -204,9 +343,6 @@ impl Kernel<'_> {
         main * def * subs * def_subs
     }
 
-    /// Sends the successors of `(a, d)` (the state itself included) to
-    /// `sink` with weights `weight · P(successor)`, leaving out those under
-    /// `eps`.
     #[inline(always)]
     fn successors(&self, a: usize, d: usize, weight: f64, sink: &mut impl Sink) {
         if self.subs {
@@ -220,7 +356,9 @@ impl Kernel<'_> {
             self.fire(a, d, 0, weight, sink);
         }
     }
+}
 
+impl Kernel<'_> {
     /// Steps 4 and 5 from attacker node `a` and defender node `d1` (after
     /// any submarine strike), with `marked` defenders already hit
     /// (bombardment): the attacker's fire marks defenders of `d1`, and all
@@ -305,21 +443,22 @@ impl Kernel<'_> {
             if lo >= hi {
                 break;
             }
-            let row = att.next(a_hit, dd.lo as usize + iy) * nd;
+            let row = att.next(a_hit, dd.lo as usize + iy);
+            let base = row * nd;
             let first_hits = marked + main.lo as usize + lo;
             if def.chain {
                 // Node d1 + k, up to the empty node, which takes the rest.
                 let room = def.empty.saturating_sub(d1 + first_hits);
                 let run = (hi - lo).min(room);
                 if run > 0 {
-                    sink.run(row + d1 + first_hits, wy, &pa[lo..lo + run]);
+                    sink.run(row, base + d1 + first_hits, wy, &pa[lo..lo + run]);
                 }
                 if run < hi - lo {
-                    sink.one(row + def.empty, wy * (tail(lo + run) - tail(hi)));
+                    sink.one(row, base + def.empty, wy * (tail(lo + run) - tail(hi)));
                 }
             } else {
                 for (k, pk) in pa[lo..hi].iter().enumerate() {
-                    sink.one(row + def.next(d1, first_hits + k), wy * pk);
+                    sink.one(row, base + def.next(d1, first_hits + k), wy * pk);
                 }
             }
         }
@@ -335,12 +474,28 @@ struct Prepared {
     aa: bool,
 }
 
+/// The attacker's support in its main fire (artillery raising infantry),
+/// if any of its units supports another of them.
+fn support_of(model: &BattleModel) -> Option<RoleSupport> {
+    let (target, value) = model.attackers.iter().find_map(|(t, _)| model.profile(t).support)?;
+    if model.attackers.count(target) == 0 {
+        return None;
+    }
+    let mut sup = RoleSupport { supporters: [false; CLASSES], targets: [false; CLASSES], value };
+    for class in 0..CLASSES {
+        let t = class_type(class);
+        sup.supporters[class] = model.profile(t).support == Some((target, value));
+        sup.targets[class] = t == target;
+    }
+    Some(sup)
+}
+
 /// The side graphs and round-one dice of `model`.
 fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Result<Prepared, CalcError> {
     let att_rule = LossRule::new(model, &opts.attacker_order, true);
     let def_rule = LossRule::new(model, &opts.defender_order, false);
-    let att_root = composition_of(&model.attackers);
-    let def_root = composition_of(&model.defenders);
+    let att_root = composition_of(model, &model.attackers, &model.attackers_damaged);
+    let def_root = composition_of(model, &model.defenders, &model.defenders_damaged);
 
     // Firing roles (fire.rs, roll_for and value_of): in a sea battle
     // submarines fire in their own step; a value of 0 rolls no die.
@@ -377,7 +532,7 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
             }
         }
     }
-    let dice = |root: &crate::loss::Composition, values: &RoleValues| -> usize {
+    let dice = |root: &Composition, values: &RoleValues| -> usize {
         (0..CLASSES).filter(|c| values[*c] > 0).map(|c| root[c] as usize).sum()
     };
     let has_subs = dice(&att_root, &subs) > 0;
@@ -393,7 +548,8 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     let against_def = (dice(&att_root, &main) + model.bombard_values.len()).max(dice(&att_root, &subs));
     let trim = opts.prune_below * 1e-4;
 
-    let att_roles: &[RoleValues] = if has_subs { &[main, subs] } else { &[main] };
+    let main = Role { values: main, support: support_of(model) };
+    let att_roles: &[Role] = if has_subs { &[main, Role::plain(subs)] } else { &[main] };
     // One restricted pool a side: AA fire is a land battle's, split
     // submarine fire a sea battle's.
     let att_pool = match (aa, split) {
@@ -404,7 +560,7 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     };
     ws.att.build(&mut ws.scratch, att_root, &att_rule, att_pool, att_roles, att_hp.min(against_att) + 1, trim)?;
     let def_pool = has_subs.then_some((Pool::Ships { aircraft_too: model.subs_hit_aircraft }, PoolScope::Everywhere));
-    let def_roles: &[RoleValues] = if split { &[defense, sub_defense] } else { &[defense] };
+    let def_roles: &[Role] = if split { &[Role::plain(defense), Role::plain(sub_defense)] } else { &[Role::plain(defense)] };
     ws.def.build(&mut ws.scratch, def_root, &def_rule, def_pool, def_roles, def_hp.min(against_def) + 1, trim)?;
 
     let states = ws.att.len().saturating_mul(ws.def.len());
@@ -416,18 +572,63 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     Ok(Prepared { subs: has_subs, def_subs: split, aa })
 }
 
+/// The buffers the drive of a solve uses, apart from the side graphs.
+struct Buffers<'a> {
+    grid: &'a mut Vec<f64>,
+    transient: &'a mut Vec<f64>,
+    transient_next: &'a mut Vec<f64>,
+    active: &'a mut Vec<u32>,
+    active_next: &'a mut Vec<u32>,
+    rows: &'a mut Vec<u32>,
+    extent: &'a mut Vec<(u32, u32)>,
+    replay: &'a mut Replay,
+    value: &'a mut Vec<f64>,
+    retreat: &'a mut Vec<bool>,
+    visited: &'a mut Vec<u32>,
+}
+
 /// The exact outcome of the battle in `model`.
 pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Result<Outcome, CalcError> {
+    solve_with(model, opts, ws, fleet::applies(model))
+}
+
+/// The exact outcome, by the fleet kernel or the classic one.
+fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fleet: bool) -> Result<Outcome, CalcError> {
     opts.check()?;
     if model.defenders.is_empty() {
         return Ok(unopposed(model));
     }
-    let prep = prepare(model, opts, ws)?;
     let eps = opts.prune_below;
-    let Workspace { att, def, grid, .. } = ws;
+    if by_fleet {
+        fleet::prepare(model, opts, &mut ws.fleet, &mut ws.grid)?;
+        let Workspace { fleet, grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited, .. } = ws;
+        let fleet::Sides { att, def, scratch } = fleet;
+        let lent = RefCell::new(std::mem::take(scratch));
+        let kernel = FleetKernel::new(model, att, def, &lent, eps * TRANSITION_FACTOR, eps);
+        let outcome = if kernel.stalemate(0, 0) {
+            // Neither side can hurt the other: over before any die is rolled.
+            stalemate_at_start(model)
+        } else {
+            // Round one is a round like any other.
+            kernel.successors(0, 0, 1.0, &mut Spread { grid });
+            let mut bufs = Buffers { grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited };
+            drive(model, opts, kernel, &mut bufs)
+        };
+        *scratch = lent.into_inner();
+        return Ok(outcome);
+    }
+    let prep = prepare(model, opts, ws)?;
+    let Workspace { att, def, grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited, small, .. } = ws;
     let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
-    first_round(model, &kernel, prep.aa, grid, &mut ws.small);
+    first_round(model, &kernel, prep.aa, grid, small);
+    let mut bufs = Buffers { grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited };
+    Ok(drive(model, opts, kernel, &mut bufs))
+}
 
+/// The battle from the states after round one (their mass in `grid`) to
+/// its end, and the outcome.
+fn drive<K: Round>(model: &BattleModel, opts: &CalcOptions, kernel: K, b: &mut Buffers) -> Outcome {
+    let eps = opts.prune_below;
     let policy = if model.amphibious { RetreatPolicy::Never } else { opts.retreat };
     let mut builder = OutcomeBuilder::new();
     if let RetreatPolicy::WinChanceBelow(p) = policy {
@@ -435,31 +636,29 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
         // find the states that matter (a pass without retreats: retreats
         // only ever remove mass), value them from the last back, and
         // retreat where the chance is below p.
-        let mut probe = std::mem::take(&mut ws.transient);
-        probe.clear();
-        probe.extend_from_slice(grid);
-        ws.visited.clear();
-        folded(&kernel, &mut probe, None, Some(&mut ws.visited));
-        ws.transient = probe;
-        win_chances(&kernel, &ws.visited, &mut ws.value, &mut ws.retreat, p);
+        b.transient.clear();
+        b.transient.extend_from_slice(b.grid);
+        b.visited.clear();
+        folded(&kernel, b.transient, None, Some(b.visited));
+        win_chances(&kernel, b.visited, b.value, b.retreat, p);
     }
-    let retreat_map = matches!(policy, RetreatPolicy::WinChanceBelow(_)).then_some(&ws.retreat[..]);
+    let Buffers { grid, transient, transient_next, active, active_next, rows, extent, replay, retreat, .. } = b;
+    let retreat_map = matches!(policy, RetreatPolicy::WinChanceBelow(_)).then_some(&retreat[..]);
+    let mut stepper = Stepper { transient, transient_next, active, active_next, rows, extent, replay };
     let expected_rounds = if opts.rounds_distribution || matches!(policy, RetreatPolicy::AfterRound(_)) {
         let after = match policy {
             RetreatPolicy::AfterRound(n) => n as usize,
             _ => usize::MAX,
         };
         // Round by round, mass lingers in a state over many rounds in small
-        // pieces: a finer threshold keeps the pruned total as small as the
-        // folded solve's.
-        let f: f64 = std::env::var("RF").ok().and_then(|v| v.parse().ok()).unwrap_or(1e-3); let tf: f64 = std::env::var("TF").ok().and_then(|v| v.parse().ok()).unwrap_or(TRANSITION_FACTOR); let kernel = Kernel { eps: eps * tf * f, eps_state: eps * f, ..kernel };
-        let mut stepper = Stepper {
-            transient: &mut ws.transient,
-            transient_next: &mut ws.transient_next,
-            active: &mut ws.active,
-            active_next: &mut ws.active_next,
+        // pieces: a finer threshold for states keeps the pruned total about
+        // as small as the folded solve's. (Retreats after a number of rounds
+        // keep the finer thresholds they always had.)
+        let stepping = match policy {
+            RetreatPolicy::AfterRound(_) => kernel.with_eps(eps * TRANSITION_FACTOR * 1e-3, eps * 1e-3),
+            _ => kernel.with_eps(eps * TRANSITION_FACTOR, eps * STEPPED_STATE_FACTOR),
         };
-        stepper.run(&kernel, grid, |round, cell| round >= after || retreat_map.is_some_and(|r| r[cell]), &mut builder);
+        stepper.run(&stepping, grid, |round, cell| round >= after || retreat_map.is_some_and(|r| r[cell]), &mut builder);
         None
     } else {
         Some(1.0 + folded(&kernel, grid, retreat_map, None))
@@ -467,7 +666,7 @@ pub(crate) fn solve(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace)
     // Every bit of mass ends in a final or retreat state, or was dropped.
     let pruned = 1.0 - accurate_sum(grid);
     tally(model, &kernel, grid, &mut builder);
-    Ok(builder.finish(model, Method::Exact, 1.0, pruned, expected_rounds, false))
+    builder.finish(model, Method::Exact, 1.0, pruned, expected_rounds, false)
 }
 
 /// No defender can fight (only an AA gun or a factory, or nothing): the
@@ -480,6 +679,21 @@ fn unopposed(model: &BattleModel) -> Outcome {
         attackers.add(t, n);
     }
     builder.add(Ending::AttackerWins, model.captures(&model.attackers), attackers, model.defenders, 1.0);
+    builder.add_rounds(0, 1.0);
+    builder.finish(model, Method::Exact, 1.0, 0.0, None, false)
+}
+
+/// Neither side can hurt the other (aircraft against submarines with no
+/// destroyer to spot them): the battle ends before any die is rolled, as if
+/// the attacker broke off (ending.rs, `finish_if_over`, at the start).
+fn stalemate_at_start(model: &BattleModel) -> Outcome {
+    let mut builder = OutcomeBuilder::new();
+    let mut attackers = model.attackers;
+    for (t, n) in model.bystanders.iter() {
+        attackers.add(t, n);
+    }
+    let defenders = if model.sea { model.after_sea_battle(model.defenders) } else { model.defenders };
+    builder.add(Ending::Retreated, false, attackers, defenders, 1.0);
     builder.add_rounds(0, 1.0);
     builder.finish(model, Method::Exact, 1.0, 0.0, None, false)
 }
@@ -522,7 +736,7 @@ fn first_round(model: &BattleModel, k: &Kernel, aa: bool, grid: &mut [f64], smal
 /// division); final states and states the attacker retreats from keep
 /// theirs. Returns the expected number of rounds fought after round one.
 /// `visited` collects the states processed.
-fn folded(k: &Kernel, grid: &mut [f64], retreat: Option<&[bool]>, visited: Option<&mut Vec<u32>>) -> f64 {
+fn folded<K: Round>(k: &K, grid: &mut [f64], retreat: Option<&[bool]>, visited: Option<&mut Vec<u32>>) -> f64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx2") {
@@ -539,29 +753,30 @@ fn folded(k: &Kernel, grid: &mut [f64], retreat: Option<&[bool]>, visited: Optio
 /// so answers do not depend on the processor.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn folded_avx2(k: &Kernel, grid: &mut [f64], retreat: Option<&[bool]>, visited: Option<&mut Vec<u32>>) -> f64 {
+unsafe fn folded_avx2<K: Round>(k: &K, grid: &mut [f64], retreat: Option<&[bool]>, visited: Option<&mut Vec<u32>>) -> f64 {
     folded_body(k, grid, retreat, visited)
 }
 
 #[inline(always)]
-fn folded_body(k: &Kernel, grid: &mut [f64], retreat: Option<&[bool]>, mut visited: Option<&mut Vec<u32>>) -> f64 {
-    let (na, nd) = (k.att.len(), k.nd);
+fn folded_body<K: Round>(k: &K, grid: &mut [f64], retreat: Option<&[bool]>, mut visited: Option<&mut Vec<u32>>) -> f64 {
+    let (na, nd) = (k.na(), k.nd());
+    let (att_empty, def_empty, eps_state) = (k.att_empty(), k.def_empty(), k.eps_state());
     let mut rounds = 0.0;
     for a in 0..na {
-        if a == k.att.empty {
+        if a == att_empty {
             continue;
         }
         for d in 0..nd {
             let cell = a * nd + d;
             let m = grid[cell];
-            if m == 0.0 || d == k.def.empty {
+            if m == 0.0 || d == def_empty {
                 continue;
             }
-            if retreat.is_some_and(|r| r[cell]) {
+            if retreat.is_some_and(|r| r[cell]) || k.stalemate(a, d) {
                 continue;
             }
             grid[cell] = 0.0;
-            if m < k.eps_state {
+            if m < eps_state {
                 continue;
             }
             let stay = k.stay(a, d);
@@ -586,14 +801,14 @@ fn folded_body(k: &Kernel, grid: &mut [f64], retreat: Option<&[bool]>, mut visit
 /// presses on (and later retreats by the same rule), from the last state
 /// back; marks the states where that chance is below `threshold`. Returns
 /// the chance from the first visited state.
-fn win_chances(k: &Kernel, visited: &[u32], value: &mut Vec<f64>, retreat: &mut Vec<bool>, threshold: f64) -> f64 {
-    let (na, nd) = (k.att.len(), k.nd);
+fn win_chances<K: Round>(k: &K, visited: &[u32], value: &mut Vec<f64>, retreat: &mut Vec<bool>, threshold: f64) -> f64 {
+    let (na, nd) = (k.na(), k.nd());
     value.clear();
     value.resize(na * nd, 0.0);
     retreat.clear();
     retreat.resize(na * nd, false);
-    for a in (0..na).filter(|a| *a != k.att.empty) {
-        value[a * nd + k.def.empty] = 1.0;
+    for a in (0..na).filter(|a| *a != k.att_empty()) {
+        value[a * nd + k.def_empty()] = 1.0;
     }
     let mut first = 0.0;
     for &cell in visited.iter().rev() {
@@ -613,6 +828,9 @@ fn win_chances(k: &Kernel, visited: &[u32], value: &mut Vec<f64>, retreat: &mut 
     first
 }
 
+/// Row extents nobody has touched.
+const UNTOUCHED: (u32, u32) = (u32::MAX, 0);
+
 /// Round-by-round propagation: for the distribution of rounds and for
 /// "retreat after round n".
 struct Stepper<'a> {
@@ -620,6 +838,63 @@ struct Stepper<'a> {
     transient_next: &'a mut Vec<f64>,
     active: &'a mut Vec<u32>,
     active_next: &'a mut Vec<u32>,
+    rows: &'a mut Vec<u32>,
+    extent: &'a mut Vec<(u32, u32)>,
+    replay: &'a mut Replay,
+}
+
+/// A state's successors are kept for up to this many times the mass they
+/// were worked out for (worked out with a threshold as much finer).
+const REPLAY_MARGIN: f64 = 16.0;
+/// Successors a replay keeps at most (memory: 24 bytes each); states beyond
+/// are worked out every round.
+const REPLAY_VALUES: usize = 1 << 21;
+
+/// A state's successors as a round worked them out, kept to be replayed
+/// in the later rounds the state still holds mass: a state's round is the
+/// same random step every time, only its mass differs.
+#[derive(Default)]
+pub(crate) struct Replay {
+    /// Per state: its first run, how many, and the largest mass they serve
+    /// (transitions below the threshold there are left out: a larger mass
+    /// works them out again).
+    index: HashMap<u32, (u32, u32, f64), BuildHasherDefault<FxHasher>>,
+    /// Runs of successors: row, first cell, length, first value.
+    runs: Vec<(u32, u32, u32, u32)>,
+    /// Chances per unit of mass.
+    values: Vec<f64>,
+}
+
+impl Replay {
+    fn clear(&mut self) {
+        self.index.clear();
+        self.runs.clear();
+        self.values.clear();
+    }
+}
+
+/// Passes successors on and keeps them, per unit of mass.
+struct Record<'a, S: Sink> {
+    inner: &'a mut S,
+    runs: &'a mut Vec<(u32, u32, u32, u32)>,
+    values: &'a mut Vec<f64>,
+    per_mass: f64,
+}
+
+impl<S: Sink> Sink for Record<'_, S> {
+    #[inline(always)]
+    fn one(&mut self, row: usize, cell: usize, w: f64) {
+        self.inner.one(row, cell, w);
+        self.runs.push((row as u32, cell as u32, 1, self.values.len() as u32));
+        self.values.push(w * self.per_mass);
+    }
+    #[inline(always)]
+    fn run(&mut self, row: usize, cell: usize, scale: f64, p: &[f64]) {
+        self.inner.run(row, cell, scale, p);
+        self.runs.push((row as u32, cell as u32, p.len() as u32, self.values.len() as u32));
+        let s = scale * self.per_mass;
+        self.values.extend(p.iter().map(|x| s * x));
+    }
 }
 
 impl Stepper<'_> {
@@ -627,20 +902,44 @@ impl Stepper<'_> {
     /// after round; `retreats(round, cell)` says whether the attacker breaks
     /// off after `round` rounds in that state. Final and retreat masses go
     /// back into `grid`, rounds into `builder`.
-    fn run(&mut self, k: &Kernel, grid: &mut [f64], retreats: impl Fn(usize, usize) -> bool, builder: &mut OutcomeBuilder) {
+    fn run<K: Round>(&mut self, k: &K, grid: &mut [f64], retreats: impl Fn(usize, usize) -> bool, builder: &mut OutcomeBuilder) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2 (checked just above).
+                return unsafe { self.run_avx2(k, grid, retreats, builder) };
+            }
+        }
+        self.run_body(k, grid, retreats, builder)
+    }
+
+    /// As `folded_avx2`: the same code, twice the doubles per instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2<K: Round>(&mut self, k: &K, grid: &mut [f64], retreats: impl Fn(usize, usize) -> bool, builder: &mut OutcomeBuilder) {
+        self.run_body(k, grid, retreats, builder)
+    }
+
+    #[inline(always)]
+    fn run_body<K: Round>(&mut self, k: &K, grid: &mut [f64], retreats: impl Fn(usize, usize) -> bool, builder: &mut OutcomeBuilder) {
+        let (na, nd) = (k.na(), k.nd());
         let n = grid.len();
         self.transient.clear();
         self.transient.resize(n, 0.0);
         self.transient_next.clear();
         self.transient_next.resize(n, 0.0);
+        self.extent.clear();
+        self.extent.resize(na, UNTOUCHED);
+        self.rows.clear();
         self.active.clear();
         self.active_next.clear();
+        self.replay.clear();
         let mut ended = 0.0;
         for (cell, m) in grid.iter_mut().enumerate() {
             if *m == 0.0 {
                 continue;
             }
-            if k.is_terminal(cell) {
+            if k.is_final(cell / nd, cell % nd) {
                 ended += *m;
             } else {
                 self.transient[cell] = *m;
@@ -655,8 +954,8 @@ impl Stepper<'_> {
                 // Left undecided: counted as pruned.
                 break;
             }
-            let mut ended = 0.0;
             let mut retreated = 0.0;
+            let mut sink = Step { next: self.transient_next, extent: self.extent, rows: self.rows };
             for &cell in self.active.iter() {
                 let cell = cell as usize;
                 let m = std::mem::take(&mut self.transient[cell]);
@@ -665,31 +964,57 @@ impl Stepper<'_> {
                     retreated += m;
                     continue;
                 }
-                if m < k.eps_state {
+                if m < k.eps_state() {
                     continue;
                 }
-                let (a, d) = (cell / k.nd, cell % k.nd);
-                let next = &mut *self.transient_next;
-                let active_next = &mut *self.active_next;
-                let mut sink = Each(|c: usize, w: f64| {
-                    if w <= 0.0 {
-                        return;
-                    }
-                    if k.is_terminal(c) {
-                        grid[c] += w;
-                        ended += w;
-                    } else {
-                        if next[c] == 0.0 {
-                            active_next.push(c as u32);
+                if !K::REPLAY {
+                    k.successors(cell / nd, cell % nd, m, &mut sink);
+                    continue;
+                }
+                let replay = &mut *self.replay;
+                match replay.index.get(&(cell as u32)) {
+                    Some(&(first, count, mass)) if m <= mass => {
+                        for &(row, start, len, at) in &replay.runs[first as usize..(first + count) as usize] {
+                            sink.run(row as usize, start as usize, m, &replay.values[at as usize..(at + len) as usize]);
                         }
-                        next[c] += w;
                     }
-                });
-                k.successors(a, d, m, &mut sink);
+                    _ if replay.values.len() < REPLAY_VALUES => {
+                        let first = replay.runs.len() as u32;
+                        // Worked out finer, to serve masses up to REPLAY_MARGIN
+                        // times this one.
+                        let mut record = Record { inner: &mut sink, runs: &mut replay.runs, values: &mut replay.values, per_mass: 1.0 / m };
+                        k.with_eps(k.eps() / REPLAY_MARGIN, k.eps_state()).successors(cell / nd, cell % nd, m, &mut record);
+                        let count = replay.runs.len() as u32 - first;
+                        replay.index.insert(cell as u32, (first, count, m * REPLAY_MARGIN));
+                    }
+                    _ => k.successors(cell / nd, cell % nd, m, &mut sink),
+                }
             }
+            // Collect the next round's states, row by row: final ones into
+            // the grid, the others to fight on.
+            let mut ended = 0.0;
+            for &row in self.rows.iter() {
+                let row = row as usize;
+                let (lo, hi) = std::mem::replace(&mut self.extent[row], UNTOUCHED);
+                let lo = lo as usize;
+                for (i, slot) in self.transient_next[lo..hi as usize].iter_mut().enumerate() {
+                    let m = std::mem::take(slot);
+                    if m <= 0.0 {
+                        continue;
+                    }
+                    let cell = lo + i;
+                    if k.is_final(row, cell - row * nd) {
+                        grid[cell] += m;
+                        ended += m;
+                    } else {
+                        self.transient[cell] = m;
+                        self.active_next.push(cell as u32);
+                    }
+                }
+            }
+            self.rows.clear();
             builder.add_rounds(round, retreated);
             builder.add_rounds(round + 1, ended);
-            std::mem::swap(self.transient, self.transient_next);
             std::mem::swap(self.active, self.active_next);
             self.active_next.clear();
             round += 1;
@@ -710,16 +1035,16 @@ fn accurate_sum(values: &[f64]) -> f64 {
 }
 
 /// Turns the final and retreat states' mass into endings and survivors.
-fn tally(model: &BattleModel, k: &Kernel, grid: &[f64], builder: &mut OutcomeBuilder) {
-    let nd = k.nd;
+fn tally<K: Round>(model: &BattleModel, k: &K, grid: &[f64], builder: &mut OutcomeBuilder) {
+    let nd = k.nd();
     for (cell, &m) in grid.iter().enumerate() {
         if m == 0.0 {
             continue;
         }
         let (a, d) = (cell / nd, cell % nd);
-        let (att_gone, def_gone) = (a == k.att.empty, d == k.def.empty);
-        let mut attackers = army_of(&k.att.comps[a]);
-        let mut defenders = army_of(&k.def.comps[d]);
+        let (att_gone, def_gone) = (a == k.att_empty(), d == k.def_empty());
+        let mut attackers = army_of(k.att_comp(a));
+        let mut defenders = army_of(k.def_comp(d));
         if model.sea {
             defenders = model.after_sea_battle(defenders);
         }
@@ -727,6 +1052,7 @@ fn tally(model: &BattleModel, k: &Kernel, grid: &[f64], builder: &mut OutcomeBui
             (false, true) => Ending::AttackerWins,
             (true, false) => Ending::DefenderWins,
             (true, true) => Ending::Draw,
+            // The attacker broke off, or neither side could hurt the other.
             (false, false) => Ending::Retreated,
         };
         let captured = ending == Ending::AttackerWins && model.captures(&attackers);
@@ -753,14 +1079,28 @@ pub(crate) fn win_chance_pressing_on(
     if model.attackers.is_empty() {
         return Ok(0.0);
     }
-    let prep = prepare(model, opts, ws)?;
-    let Workspace { att, def, grid, .. } = ws;
     let eps = opts.prune_below;
+    if fleet::applies(model) {
+        fleet::prepare(model, opts, &mut ws.fleet, &mut ws.grid)?;
+        let Workspace { fleet, grid, visited, value, retreat, .. } = ws;
+        let fleet::Sides { att, def, scratch } = fleet;
+        let lent = RefCell::new(std::mem::take(scratch));
+        let kernel = FleetKernel::new(model, att, def, &lent, eps * TRANSITION_FACTOR, eps);
+        let chance = if kernel.stalemate(0, 0) { 0.0 } else { pressing_on(&kernel, grid, visited, value, retreat, threshold) };
+        *scratch = lent.into_inner();
+        return Ok(chance);
+    }
+    let prep = prepare(model, opts, ws)?;
+    let Workspace { att, def, grid, visited, value, retreat, .. } = ws;
     let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
+    Ok(pressing_on(&kernel, grid, visited, value, retreat, threshold))
+}
+
+fn pressing_on<K: Round>(k: &K, grid: &mut [f64], visited: &mut Vec<u32>, value: &mut Vec<f64>, retreat: &mut Vec<bool>, threshold: f64) -> f64 {
     grid[0] = 1.0;
-    ws.visited.clear();
-    folded(&kernel, grid, None, Some(&mut ws.visited));
-    Ok(win_chances(&kernel, &ws.visited, &mut ws.value, &mut ws.retreat, threshold))
+    visited.clear();
+    folded(k, grid, None, Some(visited));
+    win_chances(k, visited, value, retreat, threshold)
 }
 
 #[cfg(test)]
@@ -801,5 +1141,52 @@ mod tests {
         close(o.attacker_ipc_loss, 24.0 * lost);
         close(o.defender_wins, reach_two / 25.0 / 7.0);
         close(o.draw, reach_two / 25.0 * 2.0 / 7.0);
+    }
+
+    /// The fleet kernel answers what the classic kernel answers, on sea
+    /// battles both can fight: classic's (no destroyers, aircraft hit
+    /// submarines), and Europe's without destroyers or aircraft.
+    #[test]
+    fn the_fleet_kernel_agrees_with_the_classic_kernel() {
+        let cases = [
+            ("classic", "4 sub, 2 ftr, 2 bmb, 2 bb vs 3 sub, 2 cv, 4 ftr, 2 bb, 2 trn"),
+            ("classic", "2 ftr, 1 bb, 1 sub vs 2 sub, 1 bb"),
+            ("classic", "3 ftr, 2 bb vs 3 sub, 1 cv, 2 ftr"),
+            ("classic", "1 ftr, 1 bmb, 2 trn, 1 bb vs 2 sub, 1 trn"),
+            ("classic", "3 sub, 1 cv, 2 ftr vs 2 sub, 1 trn, 1 bb"),
+            ("europe", "3 sub, 2 bb vs 2 sub, 1 bb, 1 trn"),
+            ("europe", "2 sub, 1 cv vs 1 bb, 2 trn, 1 sub"),
+        ];
+        let orders = [
+            CalcOptions::default(),
+            CalcOptions { attacker_order: crate::LossOrder::KeepAircraft, retreat: RetreatPolicy::WinChanceBelow(0.4), ..Default::default() },
+            CalcOptions { defender_order: crate::LossOrder::Explicit(vec![UnitType::Battleship]), retreat: RetreatPolicy::AfterRound(2), ..Default::default() },
+            CalcOptions { rounds_distribution: true, ..Default::default() },
+        ];
+        for (ruleset, text) in cases {
+            let rs = warboard_rules::ruleset(ruleset).unwrap();
+            let battle = Battle::parse(text).unwrap();
+            let (model, _) = BattleModel::new(&rs, &battle, false).unwrap();
+            for opts in &orders {
+                let mut ws = Workspace::default();
+                let classic = solve_with(&model, opts, &mut ws, false).unwrap();
+                let fleet = solve_with(&model, opts, &mut ws, true).unwrap();
+                let close = |what: &str, a: f64, b: f64| assert!((a - b).abs() < 1e-9, "{ruleset} {text} {opts:?}: {what}: classic {a}, fleet {b}");
+                close("attacker wins", classic.attacker_wins, fleet.attacker_wins);
+                close("defender wins", classic.defender_wins, fleet.defender_wins);
+                close("draw", classic.draw, fleet.draw);
+                close("retreated", classic.retreated, fleet.retreated);
+                close("rounds", classic.expected_rounds, fleet.expected_rounds);
+                close("attacker loss", classic.attacker_ipc_loss, fleet.attacker_ipc_loss);
+                close("defender loss", classic.defender_ipc_loss, fleet.defender_ipc_loss);
+                for (a, b) in classic.rounds_distribution.iter().zip(&fleet.rounds_distribution) {
+                    close("rounds distribution", *a, *b);
+                }
+                for o in &classic.outcomes {
+                    let f = fleet.outcomes.iter().find(|x| (x.ending, x.attackers, x.defenders) == (o.ending, o.attackers, o.defenders));
+                    close(&format!("{:?} {} / {}", o.ending, o.attackers, o.defenders), o.probability, f.map_or(0.0, |x| x.probability));
+                }
+            }
+        }
     }
 }

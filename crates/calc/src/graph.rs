@@ -14,14 +14,64 @@
 //! the side's firing roles. A node's distribution is its successor's (one
 //! unit fewer) with that unit's die added: one O(n) step per node.
 
-use crate::dist::{hit_chance, push_certain_zero, push_with_die, Dist};
-use crate::loss::{Composition, HitEffect, LossRule, Pool};
+use crate::dist::{hit_chance, push_certain_zero, push_counts, push_with_die, Dist};
+use crate::loss::{Composition, HitEffect, LossRule, Pool, CLASSES};
 use crate::CalcError;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A firing role: the value each class's die hits on (0: no die).
 pub(crate) type RoleValues = [u8; crate::loss::CLASSES];
+
+/// Support within a firing role (fire.rs, `roll_each`): each unit of a
+/// supporting class raises one unit of a target class, whose value is below
+/// `value`, to `value`, one to one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RoleSupport {
+    pub supporters: [bool; CLASSES],
+    pub targets: [bool; CLASSES],
+    pub value: u8,
+}
+
+/// One firing role of a side: its dice, and any support among them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Role {
+    pub values: RoleValues,
+    pub support: Option<RoleSupport>,
+}
+
+impl Role {
+    pub fn plain(values: RoleValues) -> Role {
+        Role { values, support: None }
+    }
+
+    /// How many dice of each value (1 to 6; higher values count as 6) the
+    /// units of `comp` roll in this role.
+    pub fn dice(&self, comp: &Composition) -> [u32; 7] {
+        let mut dice = [0u32; 7];
+        let mut raised = match &self.support {
+            Some(sup) => (0..CLASSES).filter(|c| sup.supporters[*c]).map(|c| comp[c] as u32).sum::<u32>(),
+            None => 0,
+        };
+        for (class, &n) in comp.iter().enumerate() {
+            let (n, v) = (n as u32, self.values[class]);
+            if n == 0 {
+                continue;
+            }
+            if let Some(sup) = self.support.filter(|s| s.targets[class] && v < s.value) {
+                let up = n.min(raised);
+                raised -= up;
+                dice[sup.value.min(6) as usize] += up;
+                if v > 0 {
+                    dice[v.min(6) as usize] += n - up;
+                }
+            } else if v > 0 {
+                dice[v.min(6) as usize] += n;
+            }
+        }
+        dice
+    }
+}
 
 /// Where a restricted pool's hits are looked up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +121,7 @@ pub(crate) struct GraphScratch {
     hit_points: Vec<u32>,
     stack: Vec<u32>,
     segments: Vec<(u32, u32)>,
+    dice: Vec<[u32; 7]>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -151,7 +202,7 @@ impl SideGraph {
         root: Composition,
         rule: &LossRule,
         pool: Option<(Pool, PoolScope)>,
-        roles: &[RoleValues],
+        roles: &[Role],
         width: usize,
         trim: f64,
     ) -> Result<(), CalcError> {
@@ -304,10 +355,43 @@ impl SideGraph {
         self.arena.clear();
         self.dists.resize_with(roles.len(), Vec::new);
         self.dists.truncate(roles.len());
-        for (r, values) in roles.iter().enumerate() {
+        for (r, role) in roles.iter().enumerate() {
             let dists = &mut self.dists[r];
             dists.clear();
             dists.resize(n, Dist::default());
+            if role.support.is_some() {
+                // Support pairs units: a unit lost may change another's die.
+                // Each node's dice are its successor's plus one die where
+                // that is so, else computed afresh.
+                s.dice.clear();
+                s.dice.extend(self.comps.iter().map(|c| role.dice(c)));
+                for new in (0..n).rev() {
+                    let old = s.order[new] as usize;
+                    let child = s.rank[s.next_one[old] as usize] as usize;
+                    let (dice, before) = (s.dice[new], s.dice[child]);
+                    dists[new] = if child == new {
+                        push_counts(&mut self.arena, &dice, trim)
+                    } else {
+                        // The one value with a die more, if that is all.
+                        let mut more = None;
+                        let mut other = false;
+                        for v in 1..7 {
+                            if dice[v] == before[v] + 1 && more.is_none() {
+                                more = Some(v);
+                            } else if dice[v] != before[v] {
+                                other = true;
+                            }
+                        }
+                        match (more, other) {
+                            (None, false) => dists[child],
+                            (Some(v), false) => push_with_die(&mut self.arena, dists[child], hit_chance(v as u8), trim),
+                            _ => push_counts(&mut self.arena, &dice, trim),
+                        }
+                    };
+                }
+                continue;
+            }
+            let values = &role.values;
             for new in (0..n).rev() {
                 let old = s.order[new] as usize;
                 let child = s.rank[s.next_one[old] as usize] as usize;

@@ -13,7 +13,39 @@
 //! from the ruleset's unit table, battles are validated by building the
 //! engine's own standalone position, Monte Carlo runs the engine, and the
 //! exact mode's round structure mirrors the engine step by step (see
-//! `exact`); tests check the two modes agree.
+//! `exact` and `fleet`); tests check the two modes agree.
+//!
+//! # What the exact mode models
+//!
+//! Classic's and Europe's battles (`warboard calc --ruleset europe`): AA
+//! fire, bombardment (battleships, and Europe's destroyers at 2), attacking
+//! submarines' first strike, the defender's casualties firing back; from
+//! the unit table, support (an artillery raises one attacking infantry to
+//! 2), units of two hit points (a battleship is damaged by its first hit,
+//! and whole battleships absorb hits before anything is lost, as the
+//! engine's default order of loss has it), anti-submarine units (an enemy
+//! destroyer in the battle cancels the attacking submarines' first strike;
+//! aircraft hit submarines only with a destroyer of their side; submarines'
+//! hits never take aircraft), round by round as units are lost; and the
+//! end the engine gives a battle in which neither side can hurt the other
+//! (aircraft against submarines with no destroyer left): as if the attacker
+//! broke off ([`Ending::Retreated`]).
+//!
+//! It refuses ([`CalcError::NotModelled`], naming the rule; Monte Carlo
+//! answers) first strikes by defending units (Anniversary's submarines),
+//! defenseless units, units of more than two hit points and two kinds of
+//! support in one battle.
+//!
+//! # What the calculator assumes
+//!
+//! The battle has no player choices: submarines never withdraw (classic)
+//! or submerge (Europe, Anniversary); the attacker retreats only as its
+//! [`RetreatPolicy`] says, and never from an amphibious assault (where
+//! Europe lets aircraft alone break off, they stay); casualties follow each
+//! side's [`LossOrder`], by default the engine's own order of loss. Monte
+//! Carlo answers the engine's decisions the same way (the engine's `auto`
+//! play submerges and retreats nothing either, and takes the default
+//! casualties).
 //!
 //! ```
 //! use warboard_calc::{Battle, CalcOptions, Calculator};
@@ -25,6 +57,7 @@
 
 mod dist;
 mod exact;
+mod fleet;
 mod graph;
 mod loss;
 mod model;

@@ -151,11 +151,14 @@ impl LossRule {
     }
 }
 
-/// A composition of whole units.
-pub(crate) fn composition_of(army: &crate::spec::Army) -> Composition {
+/// The composition of `army`, of which `damaged` (units of more than one
+/// hit point) have taken a hit.
+pub(crate) fn composition_of(model: &BattleModel, army: &crate::spec::Army, damaged: &crate::spec::Army) -> Composition {
     let mut comp = [0u16; CLASSES];
     for (t, n) in army.iter() {
-        comp[t.index()] = n.min(u16::MAX as u32) as u16;
+        let hurt = if model.profile(t).hit_points > 1 { damaged.count(t).min(n) } else { 0 };
+        comp[t.index()] = (n - hurt).min(u16::MAX as u32) as u16;
+        comp[t.index() + TYPES] = hurt.min(u16::MAX as u32) as u16;
     }
     comp
 }

@@ -8,7 +8,7 @@ use crate::CalcError;
 use std::sync::Arc;
 use warboard_rules::battle::casualties::loss_order_key;
 use warboard_rules::battle::standalone::{build, BattleSpec, Standalone};
-use warboard_rules::ruleset::UnitStats;
+use warboard_rules::ruleset::{FirstStrike, UnitStats};
 use warboard_rules::{Domain, Ruleset, UnitType};
 
 /// Unit types in warboard's vocabulary.
@@ -26,11 +26,18 @@ pub(crate) struct UnitProfile {
     pub transport: bool,
     pub carrier_cost: u8,
     pub carrier_capacity: u8,
-    /// Hits it takes to sink. Every classic unit has one (`classic.md` §3:
-    /// "no 2-hit BB in classic") and the unit table has no such column yet;
-    /// the exact calculation already tracks damaged units, so a ruleset with
-    /// two-hit battleships only needs this read from its table.
+    /// Hits it takes to sink (`hit_points`: Europe's battleships have two).
+    /// A hit that leaves it afloat damages it; damaged units fire as before.
     pub hit_points: u8,
+    /// Strikes first when attacking (`first_strike`: submarines), unless the
+    /// enemy has an anti-submarine unit in the battle.
+    pub first_strike: bool,
+    /// Cancels the enemy's first strikes, and lets its side's aircraft hit
+    /// submarines (`anti_submarine`: destroyers).
+    pub anti_submarine: bool,
+    /// Raises one attacking unit of this type to this attack value
+    /// (`support`: artillery raising infantry), one to one.
+    pub support: Option<(UnitType, u8)>,
     /// The engine's default order of loss for this type, attacking and
     /// defending (`battle::casualties::loss_order_key`).
     pub loss_key: [(bool, u32, u8); 2],
@@ -49,6 +56,9 @@ impl UnitProfile {
             carrier_cost: st.carrier_cost(),
             carrier_capacity: st.carrier_capacity(),
             hit_points: st.hit_points.max(1),
+            first_strike: st.first_strike != FirstStrike::None,
+            anti_submarine: st.anti_submarine,
+            support: st.support.map(|s| (s.target, s.attack)),
             loss_key: [loss_order_key(st, true), loss_order_key(st, false)],
         }
     }
@@ -64,7 +74,6 @@ impl UnitProfile {
     pub fn is_land(&self) -> bool {
         self.domain == Domain::Land
     }
-
 }
 
 /// Placeholder for unit types the ruleset lacks (never in a valid battle).
@@ -79,6 +88,9 @@ const ABSENT: UnitProfile = UnitProfile {
     carrier_cost: 0,
     carrier_capacity: 0,
     hit_points: 1,
+    first_strike: false,
+    anti_submarine: false,
+    support: None,
     loss_key: [(false, 0, 0); 2],
 };
 
@@ -101,37 +113,58 @@ pub(crate) struct BattleModel {
     /// The defender's AA gun's value (0: none): one die per attacking
     /// aircraft in round one of a land battle.
     pub aa_value: u8,
-    /// One die each in round one: the bombarding battleships' values.
+    /// One die each in round one: the bombarding ships' values (classic's
+    /// battleships; Europe's battleships and destroyers).
     pub bombard_values: Vec<u8>,
-    /// Attacking submarines' hits may take aircraft (option).
+    /// Submarines' hits may take aircraft (knob `submarines_hit_aircraft`).
     pub subs_hit_aircraft: bool,
+    /// Aircraft hit submarines only with an anti-submarine unit of their
+    /// side in the battle (knob `air_needs_anti_submarine`).
+    pub air_needs_anti_submarine: bool,
+    /// Units already damaged (a mid-battle position: Monte Carlo's retreat
+    /// decisions), counted among `attackers` and `defenders` too.
+    pub attackers_damaged: Army,
+    pub defenders_damaged: Army,
     /// After a sea battle, defending aircraft without room on a surviving
     /// carrier are lost: there is no friendly island in the zone to land on.
     pub stranded_aircraft_lost: bool,
 }
 
 /// A rule of the unit table that this battle uses and the calculator does
-/// not model yet (issue 10: it says so rather than answer wrongly). Monte
+/// not model (issue 10: it says so rather than answer wrongly). Monte
 /// Carlo runs the battle engine, so it models them all.
+///
+/// Modelled: support (one supporter raises one unit of its target type
+/// when attacking), units of two hit points, first strikes when attacking
+/// and their cancelling by an enemy anti-submarine unit, aircraft that hit
+/// submarines only beside an anti-submarine unit of their side, and
+/// submarines whose hits never take aircraft.
 pub(crate) fn unmodelled(rs: &Ruleset, battle: &Battle) -> Option<String> {
     let types: Vec<UnitType> = battle.attackers.iter().chain(battle.defenders.iter()).map(|(t, _)| t).collect();
+    let mut supports: Vec<(UnitType, u8)> = Vec::new();
     for t in &types {
         // A type the ruleset lacks is refused by the model, with its reason.
         let Some(st) = rs.unit(*t) else { continue };
-        let what = if st.support.is_some() {
-            "support (artillery raising infantry)"
-        } else if st.anti_submarine {
-            "anti-submarine units (destroyers)"
-        } else if st.first_strike == warboard_rules::ruleset::FirstStrike::Both {
-            "defending first strikes"
+        if let Some(s) = st.support {
+            if !supports.contains(&(s.target, s.attack)) {
+                supports.push((s.target, s.attack));
+            }
+        }
+        let what = if st.first_strike == FirstStrike::Both {
+            "first strikes by defending units (Anniversary submarines)"
+        } else if st.first_strike == FirstStrike::Attack && !st.submarine {
+            "first strikes by units other than submarines"
         } else if st.defenseless {
-            "defenseless units"
-        } else if st.submarine && rs.options.air_needs_anti_submarine {
-            "submarines that aircraft hit only with a destroyer"
+            "defenseless units (lost without dice when their side cannot hurt the enemy)"
+        } else if st.hit_points > 2 {
+            "units of more than two hit points"
         } else {
             continue;
         };
         return Some(format!("{what} ({t} in this battle)"));
+    }
+    if supports.len() > 1 {
+        return Some("two kinds of support in one battle".to_string());
     }
     None
 }
@@ -195,6 +228,9 @@ impl BattleModel {
             aa_value,
             bombard_values,
             subs_hit_aircraft: rs.options.submarines_hit_aircraft,
+            air_needs_anti_submarine: rs.options.air_needs_anti_submarine,
+            attackers_damaged: Army::new(),
+            defenders_damaged: Army::new(),
             stranded_aircraft_lost,
         };
         Ok((model, standalone))

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use warboard_rules::battle::casualties::{attackers, defenders};
 use warboard_rules::battle::standalone::Standalone;
 use warboard_rules::battle::{self, BattleResult, BattleSide, CasualtyChoice, Decision};
-use warboard_rules::{Action, Event, GameState, Ruleset, SeededDice, UnitId};
+use warboard_rules::{Action, Event, GameState, Ruleset, SeededDice, UnitId, UnitType};
 
 /// How many battles to fight, and the seed of their dice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,24 +135,28 @@ fn run_seed(seed: u64, i: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One side's units in a mid-battle position, and which of them are
+/// damaged.
+type Units = (Army, Army);
+
 /// The exact win chance of mid-battle positions, for the "below p"
 /// retreat policy, computed once per position per block.
 #[derive(Default)]
 struct WinChances {
     workspace: Option<Workspace>,
-    known: HashMap<(Army, Army), f64>,
+    known: HashMap<(Units, Units), f64>,
 }
 
 impl WinChances {
-    fn get(&mut self, setup: &Setup, attackers: Army, defenders: Army, threshold: f64) -> Result<f64, CalcError> {
+    fn get(&mut self, setup: &Setup, attackers: Units, defenders: Units, threshold: f64) -> Result<f64, CalcError> {
         if let Some(c) = self.known.get(&(attackers, defenders)) {
             return Ok(*c);
         }
         // From now on only ordinary rounds are fought: no AA fire or
         // bombardment (round one only).
         let mut mid = setup.model.clone();
-        mid.attackers = attackers;
-        mid.defenders = defenders;
+        (mid.attackers, mid.attackers_damaged) = attackers;
+        (mid.defenders, mid.defenders_damaged) = defenders;
         mid.aa_value = 0;
         mid.bombard_values.clear();
         let ws = self.workspace.get_or_insert_with(Workspace::default);
@@ -162,13 +166,16 @@ impl WinChances {
     }
 }
 
-/// Units by type.
-fn army_of_units(state: &GameState, ids: &[UnitId]) -> Army {
-    let mut army = Army::new();
+/// Units by type, and the damaged ones among them.
+fn army_of_units(state: &GameState, ids: &[UnitId]) -> Units {
+    let (mut army, mut damaged) = (Army::new(), Army::new());
     for u in ids.iter().filter_map(|id| state.unit(*id)) {
         army.add(u.kind, 1);
+        if u.hits > 0 {
+            damaged.add(u.kind, 1);
+        }
     }
-    army
+    (army, damaged)
 }
 
 /// Fights one battle; `None` if it does not finish.
@@ -181,17 +188,22 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
     let mut dice = SeededDice::new(seed);
     let (mut lost_att, mut lost_def) = (Army::new(), Army::new());
     let mut action = Action::Battle { at };
+    let mut rolled = false;
     for _ in 0..MAX_DECISIONS {
         let events = game.apply(&action, &mut dice).map_err(|e| CalcError::Engine(format!("the battle engine refused {action:?}: {e}")))?;
         for e in &events {
-            if let Event::Destroyed { units, .. } = e {
-                for (_, kind, owner) in units {
-                    if *owner == attacker {
-                        lost_att.add(*kind, 1)
-                    } else {
-                        lost_def.add(*kind, 1)
+            match e {
+                Event::Destroyed { units, .. } => {
+                    for (_, kind, owner) in units {
+                        if *owner == attacker {
+                            lost_att.add(*kind, 1)
+                        } else {
+                            lost_def.add(*kind, 1)
+                        }
                     }
                 }
+                Event::Rolled { .. } => rolled = true,
+                _ => {}
             }
         }
         let Some((i, decision)) = battle::decision(rs, &game.state) else {
@@ -203,14 +215,23 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
                     BattleSide::Attacker => &setup.attacker_rule,
                     BattleSide::Defender => &setup.defender_rule,
                 };
-                Action::Casualties { units: choose_casualties(rule, &game.state, &candidates, &choice) }
+                // The side's order of loss; by default the engine's own
+                // (the test below checks the picks are the engine's
+                // `default_casualties`).
+                let units = choose_casualties(rule, &game.state, &candidates, &choice);
+                Action::Casualties { units }
             }
-            // Submarines stay in the battle (the exact mode has no
-            // withdrawals either).
+            // Submarines stay in the battle: they never withdraw or submerge
+            // (the exact mode has no such choices either; the engine's
+            // `auto` play does the same).
             Decision::AttackerSubmarines | Decision::DefenderSubmarines => Action::Continue,
             Decision::PressOrRetreat => {
                 let b = &game.state.battles[i];
                 let retreat = match setup.opts.retreat {
+                    // Nobody breaks off an amphibious assault (where Europe
+                    // lets its aircraft retreat, the calculator's attacker
+                    // keeps them in, as the exact mode does).
+                    _ if b.amphibious => false,
                     RetreatPolicy::Never => false,
                     RetreatPolicy::AfterRound(n) => b.round >= n,
                     RetreatPolicy::WinChanceBelow(p) => {
@@ -251,31 +272,125 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
     for (t, n) in lost_def.iter() {
         survivors_def.remove(t, n);
     }
-    let rounds = if model.defenders.is_empty() { 0 } else { b.round as usize };
+    // No die rolled: the battle was over before its first round (nobody to
+    // fight, or nobody who can hurt the other side).
+    let rounds = if model.defenders.is_empty() || !rolled { 0 } else { b.round as usize };
     Ok(Some(Fought { ending, captured, attackers: survivors_att, defenders: survivors_def, rounds }))
 }
 
 /// The casualties the side's order of loss picks among the candidates.
 fn choose_casualties(rule: &LossRule, state: &GameState, candidates: &[UnitId], choice: &CasualtyChoice) -> Vec<UnitId> {
-    // The rule's order of loss over every candidate, then the legal set of
-    // losses that follows it (hit groups may restrict who takes what).
-    let class_of = |id: &UnitId| state.unit(*id).map(|u| u.kind.index() + if u.hits > 0 { TYPES } else { 0 });
+    // The rule's order of loss over every hit the candidates can take (a
+    // unit of two hit points is named once per hit: first the hit that
+    // damages it), then the legal set of losses that follows it (hit groups
+    // may restrict who takes what).
+    let class_of = |kind: UnitType, damaged: bool| kind.index() + if damaged { TYPES } else { 0 };
+    // Each candidate's class now, as the order goes on.
+    let mut units: Vec<(UnitId, usize)> = Vec::with_capacity(candidates.len());
     let mut comp = [0u16; CLASSES];
     for id in candidates {
-        if let Some(c) = class_of(id) {
+        if let Some(u) = state.unit(*id) {
+            let c = class_of(u.kind, u.hits > 0);
             comp[c] += 1;
+            units.push((*id, c));
         }
     }
     // With one group of hits only as many as it scores are needed.
-    let needed = if choice.groups.len() == 1 { choice.hits() as usize } else { candidates.len() };
-    let mut order: Vec<UnitId> = Vec::with_capacity(needed);
+    let needed = if choice.groups.len() == 1 { choice.hits() as usize } else { usize::MAX };
+    let mut order: Vec<UnitId> = Vec::with_capacity(candidates.len());
     while order.len() < needed {
         let Some(class) = rule.next_hit(&comp, Pool::All) else { break };
-        comp[class] -= 1;
-        match candidates.iter().find(|id| class_of(id) == Some(class) && !order.contains(id)) {
-            Some(id) => order.push(*id),
-            None => break,
-        }
+        rule.hit(&mut comp, class);
+        let Some(unit) = units.iter_mut().find(|(_, c)| *c == class) else { break };
+        order.push(unit.0);
+        // Damaged (a class further on), or gone.
+        unit.1 = if class < TYPES && comp[class + TYPES] > 0 && rule.hit_points_left[class] > 1 { class + TYPES } else { usize::MAX };
     }
     choice.pick_in_order(&order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::LossOrder;
+    use crate::spec::Battle;
+    use warboard_rules::battle::casualties::default_casualties;
+    use warboard_rules::battle::{HitGroup, Targets};
+
+    /// What a set of losses leaves of the candidates: per unit type, how
+    /// many whole and how many damaged.
+    fn left(rs: &Ruleset, state: &GameState, candidates: &[UnitId], chosen: &[UnitId]) -> Vec<(UnitType, u8)> {
+        let mut v = Vec::new();
+        for id in candidates {
+            let u = state.unit(*id).unwrap();
+            let hits = u.hits as usize + chosen.iter().filter(|x| *x == id).count();
+            if hits < rs.stats(u.kind).hit_points.max(1) as usize {
+                v.push((u.kind, hits as u8));
+            }
+        }
+        v.sort();
+        v
+    }
+
+    /// The default order of loss Monte Carlo answers the engine with (the
+    /// exact mode's `LossRule`) picks what the engine's own default picks
+    /// (`default_casualties`), for every mix of hit groups: the exact mode
+    /// follows the engine's default order of loss.
+    #[test]
+    fn the_default_order_of_loss_is_the_engines() {
+        let groups = [
+            Targets::ANY,
+            Targets { only_air: false, no_air: true, no_submarines: false },
+            Targets { only_air: false, no_air: false, no_submarines: true },
+            Targets::AIRCRAFT,
+        ];
+        let battles = [
+            ("europe", "3 sub, 2 dd, 2 bb, 2 ftr, 1 bmb, 1 cv, 1 trn vs 3 sub, 2 dd, 2 bb, 2 cv, 3 ftr, 2 trn"),
+            ("europe", "4 inf, 2 art, 2 arm, 2 ftr, 1 bmb vs 5 inf, 2 art, 1 arm, 2 ftr, 1 aa"),
+            ("classic", "3 sub, 2 bb, 2 ftr, 2 bmb, 1 cv, 1 trn vs 3 sub, 2 bb, 2 cv, 3 ftr, 2 trn"),
+        ];
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut checked = 0;
+        for (name, text) in battles {
+            let rs = warboard_rules::ruleset(name).unwrap();
+            let battle = Battle::parse(text).unwrap();
+            let (model, standalone) = BattleModel::new(&rs, &battle, false).unwrap();
+            let mut state = standalone.game.state.clone();
+            let b = state.battles[0].clone();
+            for side in [BattleSide::Attacker, BattleSide::Defender] {
+                let attacking = side == BattleSide::Attacker;
+                let rule = LossRule::new(&model, &LossOrder::Default, attacking);
+                for _ in 0..300 {
+                    // Some battleships damaged already.
+                    for u in state.units.iter_mut() {
+                        u.hits = if rs.stats(u.kind).hit_points > 1 { next(2) as u8 } else { 0 };
+                    }
+                    let mut hit_groups: Vec<HitGroup> = Vec::new();
+                    for targets in groups {
+                        if next(2) == 0 {
+                            hit_groups.push(HitGroup { targets, hits: 1 + next(6) as u32 });
+                        }
+                    }
+                    if hit_groups.is_empty() {
+                        continue;
+                    }
+                    let choice = CasualtyChoice::of(&rs, &state, &b, side, &hit_groups);
+                    let candidates = choice.candidates();
+                    let engine = default_casualties(&rs, &state, &choice, attacking);
+                    let ours = choose_casualties(&rule, &state, &candidates, &choice);
+                    assert_eq!(
+                        left(&rs, &state, &candidates, &ours),
+                        left(&rs, &state, &candidates, &engine),
+                        "{name} {text}, {side:?}, {hit_groups:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
 }

@@ -149,11 +149,12 @@ fn split_on_vs(text: &str) -> Vec<&str> {
     }
 }
 
-/// Parses one side: comma-separated entries, each an optional count and a
-/// unit name ("3 inf", "2x armor", "fighter").
+/// Parses one side: entries separated by commas (or `+`, `;`), or simply
+/// one after the other ("3 inf 1 art"), each an optional count and a unit
+/// name ("3 inf", "2x armor", "fighter", "1 aa gun").
 pub fn parse_army(text: &str) -> Result<Army, CalcError> {
     let mut army = Army::new();
-    for entry in text.split([',', '+', ';']) {
+    for entry in text.split([',', '+', ';']).flat_map(entries) {
         let entry = entry.trim();
         if entry.is_empty() {
             continue;
@@ -175,6 +176,28 @@ pub fn parse_army(text: &str) -> Result<Army, CalcError> {
         army.add(kind, count);
     }
     Ok(army)
+}
+
+/// The entries of a text without separators: a count starts a new entry
+/// once the entry before has a name ("3 inf 1 art": "3 inf", "1 art").
+fn entries(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut named = false;
+    for word in text.split_whitespace() {
+        let count = word.starts_with(|c: char| c.is_ascii_digit());
+        if out.is_empty() || (count && named) {
+            out.push(String::new());
+            named = false;
+        }
+        let entry = out.last_mut().expect("an entry");
+        if !entry.is_empty() {
+            entry.push(' ');
+        }
+        entry.push_str(word);
+        // "2x" or "3" is a count; anything else names the unit.
+        named |= !(count && word.trim_start_matches(|c: char| c.is_ascii_digit()).chars().all(|c| c == 'x'));
+    }
+    out
 }
 
 /// A unit type by any name players use: the rules core's one list of
@@ -212,6 +235,15 @@ mod tests {
         assert_eq!(unit_by_name("cru"), Some(Cruiser));
         assert_eq!(unit_by_name("art"), Some(Artillery));
         assert_eq!(unit_by_name("aa gun"), Some(AaGun));
+        // Europe's names, and entries one after the other.
+        let b = Battle::parse("3 inf 1 art vs 4 inf").unwrap();
+        assert_eq!(b.attackers, Army::from_counts(&[(Infantry, 3), (Artillery, 1)]));
+        assert_eq!(b.defenders, Army::from_counts(&[(Infantry, 4)]));
+        let b = Battle::parse("2 artillery 1 destroyer 2x dd vs 1 aa gun 2 battleships, sub").unwrap();
+        assert_eq!(b.attackers, Army::from_counts(&[(Artillery, 2), (Destroyer, 3)]));
+        assert_eq!(b.defenders, Army::from_counts(&[(AaGun, 1), (Battleship, 2), (Submarine, 1)]));
+        assert_eq!(unit_by_name("destroyers"), Some(Destroyer));
+        assert_eq!(unit_by_name("arty"), Some(Artillery));
     }
 
     #[test]

@@ -7,7 +7,10 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, MonteCarlo, Outcome, RetreatPolicy};
+mod common;
+
+use common::agree;
+use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, MonteCarlo, RetreatPolicy};
 use warboard_rules::UnitType::{self, *};
 
 fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
@@ -69,53 +72,6 @@ fn random_battle(rng: &mut ChaCha8Rng) -> (Battle, CalcOptions) {
     (battle, opts)
 }
 
-/// Fails if a Monte Carlo estimate is further than `sigmas` standard
-/// errors from the exact value, the standard errors being those of the
-/// exact distribution (so a sample that happens to have no spread is judged
-/// fairly).
-fn agree(what: &str, exact: &Outcome, mc: &Outcome, runs: u64, sigmas: f64) {
-    let rs = warboard_rules::ruleset("classic").unwrap();
-    let n = runs as f64;
-    // Rare events are far from normal (an ending with probability 1e-5
-    // still turns up in one run of 1500 now and then): allow three runs'
-    // worth of the quantity's range on top.
-    let check = |name: &str, e: f64, var: f64, range: f64, m: f64| {
-        let se = (var.max(0.0) / n).sqrt();
-        let tolerance = sigmas * se + 3.0 * range / n + 1e-9;
-        assert!((e - m).abs() <= tolerance, "{what}: {name}: exact {e}, Monte Carlo {m} (se {se})");
-    };
-    let prob = |name: &str, e: f64, m: f64| check(name, e, e * (1.0 - e), 1.0, m);
-    prob("attacker wins", exact.attacker_wins, mc.attacker_wins);
-    prob("defender wins", exact.defender_wins, mc.defender_wins);
-    prob("draw", exact.draw, mc.draw);
-    prob("retreated", exact.retreated, mc.retreated);
-    prob("captured", exact.captured, mc.captured);
-    // Mean and variance of a quantity over the exact outcomes.
-    let moments = |f: &dyn Fn(&warboard_calc::SurvivorOutcome) -> f64| {
-        let m1: f64 = exact.outcomes.iter().map(|o| o.probability * f(o)).sum();
-        let m2: f64 = exact.outcomes.iter().map(|o| o.probability * f(o) * f(o)).sum();
-        let max = exact.outcomes.iter().map(f).fold(f64::MIN, f64::max);
-        let min = exact.outcomes.iter().map(f).fold(f64::MAX, f64::min);
-        (m1, m2 - m1 * m1, max - min)
-    };
-    let cost = |a: &Army| a.iter().map(|(t, k)| (rs.stats(t).cost * k) as f64).sum::<f64>();
-    let (_, var, range) = moments(&|o| cost(&o.attackers));
-    check("attacker loss", exact.attacker_ipc_loss, var, range, mc.attacker_ipc_loss);
-    let (_, var, range) = moments(&|o| cost(&o.defenders));
-    check("defender loss", exact.defender_ipc_loss, var, range, mc.defender_ipc_loss);
-    let r1: f64 = exact.rounds_distribution.iter().enumerate().map(|(r, p)| r as f64 * p).sum();
-    let r2: f64 = exact.rounds_distribution.iter().enumerate().map(|(r, p)| (r * r) as f64 * p).sum();
-    check("rounds", exact.expected_rounds, r2 - r1 * r1, exact.rounds_distribution.len() as f64, mc.expected_rounds);
-    for (t, m) in &mc.attacker_survivors {
-        let (e, var, range) = moments(&|o| o.attackers.count(*t) as f64);
-        check(&format!("attacking {t} left"), e, var, range, *m);
-    }
-    for (t, m) in &mc.defender_survivors {
-        let (e, var, range) = moments(&|o| o.defenders.count(*t) as f64);
-        check(&format!("defending {t} left"), e, var, range, *m);
-    }
-}
-
 /// A sea battle where defending submarines face aircraft and ships
 /// together: the submarines' hits may take only the ships, the other
 /// defenders' hits anyone (two groups of hits in one casualty choice).
@@ -129,7 +85,8 @@ fn split_sub_fire(battle: &Battle) -> bool {
 
 /// Returns how many of the battles checked were `split_sub_fire` ones.
 fn sweep(battles: usize, runs: u64, seed: u64) -> usize {
-    let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
+    let rs = warboard_rules::ruleset("classic").unwrap();
+    let mut calc = Calculator::new(rs.clone());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut done = 0;
     let mut split = 0;
@@ -146,7 +103,7 @@ fn sweep(battles: usize, runs: u64, seed: u64) -> usize {
         assert!(exact.pruned < 1e-9);
         let mc = calc.monte_carlo(&battle, &opts, MonteCarlo { runs, seed: rng.next_u64() }).unwrap();
         let what = format!("{} vs {} ({opts:?})", battle.attackers, battle.defenders);
-        agree(&what, &exact, &mc, runs, 5.0);
+        agree(&rs, &what, &exact, &mc, runs, 5.0);
         done += 1;
         split += split_sub_fire(&battle) as usize;
     }
@@ -163,7 +120,8 @@ fn exact_and_monte_carlo_agree_on_random_battles() {
 
 #[test]
 fn defending_submarines_against_aircraft_and_ships_agree() {
-    let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
+    let rs = warboard_rules::ruleset("classic").unwrap();
+    let mut calc = Calculator::new(rs.clone());
     let runs = 10_000;
     let never = CalcOptions::default();
     let below = CalcOptions { retreat: RetreatPolicy::WinChanceBelow(0.5), ..Default::default() };
@@ -181,7 +139,7 @@ fn defending_submarines_against_aircraft_and_ships_agree() {
         let exact = calc.exact(&battle, &CalcOptions { rounds_distribution: true, ..opts.clone() }).unwrap();
         assert!(exact.pruned < 1e-9);
         let mc = calc.monte_carlo(&battle, opts, MonteCarlo { runs, seed: 100 + seed as u64 }).unwrap();
-        agree(&format!("{text} ({opts:?})"), &exact, &mc, runs, 5.0);
+        agree(&rs, &format!("{text} ({opts:?})"), &exact, &mc, runs, 5.0);
     }
 }
 

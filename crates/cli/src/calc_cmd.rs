@@ -1,5 +1,10 @@
 //! `warboard calc`: the odds of a battle, exact or by Monte Carlo through
 //! the battle engine, as a table, as JSON, and as an SVG chart.
+//!
+//! The battle has no player choices (warboard_calc's "What the calculator
+//! assumes"): submarines never withdraw or submerge, the attacker retreats
+//! only as `--retreat` says (never from an amphibious assault), casualties
+//! follow the orders of loss. Both modes play it so.
 
 use clap::Args;
 use serde_json::{json, Value};
@@ -8,13 +13,26 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, Method, MonteCarlo, Outcome, RetreatPolicy};
 
+/// What `warboard calc --help` says the calculator assumes.
+const ASSUMPTIONS: &str = "\
+The battle has no player choices: submarines never withdraw (classic) or
+submerge (Europe); the attacker retreats only as --retreat says, and never
+from an amphibious assault; casualties follow the orders of loss (by default
+the engine's: cheapest first, a whole battleship's spare hit before any
+loss). Monte Carlo plays the engine's decisions the same way. A battle in
+which neither side can hurt the other (aircraft against submarines with no
+destroyer) ends as \"attacker retreats\", as in the engine. What the exact
+mode does not model it refuses by name: use --monte-carlo then.";
+
 #[derive(Args)]
+#[command(after_help = ASSUMPTIONS)]
 pub struct CalcArgs {
-    /// The battle: "ATTACKERS vs DEFENDERS", e.g. "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa".
-    /// Names: inf, art, arm/tank, ftr, bmb, trn, sub, dd, cru, cv/ac, bb, aa,
-    /// or the full names.
+    /// The battle: "ATTACKERS vs DEFENDERS", e.g. "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa"
+    /// or "3 inf 1 art vs 4 inf". Names: inf, art, arm/tank, ftr, bmb, trn,
+    /// sub, dd, cru, cv/ac, bb, aa, or the full names.
     battle: String,
-    /// Ruleset name.
+    /// Ruleset name: classic, or europe (artillery, destroyers, two-hit
+    /// battleships).
     #[arg(long, default_value = "classic")]
     ruleset: String,
     /// The attacking land units come straight from transports: attacking

@@ -95,6 +95,44 @@ fn chart_is_written_as_svg() {
 }
 
 #[test]
+fn europe_battles_are_exact() {
+    // Artillery raises one infantry (Europe's names, entries without commas).
+    let v = json(&["calc", "--ruleset", "europe", "3 inf 1 art vs 4 inf", "--json"]);
+    assert_eq!(v["method"], "exact");
+    assert_eq!(v["ruleset"], "europe");
+    assert_eq!(v["attackers"]["artillery"], 1);
+    let plain = json(&["calc", "--ruleset", "europe", "4 inf vs 4 inf", "--json"]);
+    assert!(num(&v, "attacker_wins") > num(&plain, "attacker_wins"));
+    // A destroyer cancels the submarine's first strike: both fire together.
+    let v = json(&["calc", "--ruleset", "europe", "1 submarine vs 1 destroyer", "--json"]);
+    assert!((num(&v, "attacker_wins") - 0.25).abs() < 1e-9);
+    assert!((num(&v, "defender_wins") - 0.5).abs() < 1e-9);
+    // Aircraft and submarines with no destroyer cannot touch each other.
+    let v = json(&["calc", "--ruleset", "europe", "1 ftr vs 1 sub", "--json"]);
+    assert!((num(&v, "retreated") - 1.0).abs() < 1e-9);
+    // Two-hit battleships, and the table with its distribution of rounds.
+    let out = warboard(&["calc", "--ruleset", "europe", "2 bb, 1 dd vs 1 bb, 2 sub, 1 trn"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("europe, exact") && text.contains("Rounds fought"), "{text}");
+    // Monte Carlo agrees.
+    let exact = json(&["calc", "--ruleset", "europe", "2 sub, 1 ftr vs 1 dd, 1 sub", "--json"]);
+    let mc = json(&["calc", "--ruleset", "europe", "2 sub, 1 ftr vs 1 dd, 1 sub", "--monte-carlo", "4000", "--json"]);
+    let se = num(&mc["standard_errors"], "attacker_wins");
+    assert!((num(&mc, "attacker_wins") - num(&exact, "attacker_wins")).abs() < 5.0 * se + 1e-3);
+}
+
+#[test]
+fn the_help_says_what_the_calculator_assumes() {
+    let out = warboard(&["calc", "--help"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for part in ["submerge", "amphibious", "europe"] {
+        assert!(text.contains(part), "no {part:?} in\n{text}");
+    }
+}
+
+#[test]
 fn impossible_battles_fail_clearly() {
     for (battle, says) in [
         ("3 inf vs 2 bb", "land units and ships"),

@@ -279,7 +279,8 @@ pub fn default_order(rs: &Ruleset, s: &GameState, candidates: &[UnitId], attacki
             v.push((k + 1 < left, *id));
         }
     }
-    v.sort_by_key(|(spare, id)| {
+    // The key walks the board for cargo: once per unit, not per comparison.
+    v.sort_by_cached_key(|(spare, id)| {
         let u = s.unit(*id).unwrap();
         let (transport, cost, value) = loss_order_key(rs.stats(u.kind), attacking);
         let cargo: u32 = s.cargo_of(*id).map(|c| rs.stats(c.kind).cost).sum();

@@ -278,10 +278,13 @@ pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, 
     // Asked only where it matters: the side's units are a walk of the board.
     let own = if s.allied(u.owner, b.attacker) { BattleSide::Attacker } else { BattleSide::Defender };
     let spotted = || has_anti_submarine(rs, s, b, own);
+    // Only where the enemy has submarines: a restriction that takes nothing
+    // would still send the casualty choice down its slow general path.
+    let enemy_subs = || side_or_bystander_has(rs, s, b, own.other(), |st| st.submarine);
     Targets {
         only_air: false,
         no_air: st.submarine && !rs.options.submarines_hit_aircraft,
-        no_submarines: st.is_air() && rs.options.air_needs_anti_submarine && !spotted(),
+        no_submarines: st.is_air() && rs.options.air_needs_anti_submarine && enemy_subs() && !spotted(),
     }
 }
 
