@@ -268,7 +268,8 @@ fn every_edit_of_the_record_is_refused() {
     // A save with queued dice, as written, loads.
     v["record_hash"] = json!(record_hash(&v));
     Record::load(&v.to_string()).expect("a client-dice save with queued dice loads");
-    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let edits: Vec<(&str, Edit)> = vec![
         ("queued dice shortened", Box::new(|v| v["dice"]["queued"] = json!([1, 2]))),
         ("queued dice extended", Box::new(|v| v["dice"]["queued"] = json!([1, 2, 3, 4]))),
         ("`by` added", Box::new(|v| v["log"][0]["by"] = json!("engine"))),
