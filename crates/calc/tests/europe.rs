@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{agree, agree_on_endings};
+use common::{agree, agree_on_endings, below, on_carriers, pick, random_policies};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use std::sync::Arc;
@@ -244,20 +244,6 @@ fn mixed_fleets_agree() {
     }
 }
 
-fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
-    rng.next_u32() % n.max(1)
-}
-
-fn pick(rng: &mut ChaCha8Rng, types: &[UnitType], max: u32) -> Army {
-    let mut army = Army::new();
-    for t in types {
-        army.add(*t, below(rng, max + 1));
-    }
-    if army.is_empty() {
-        army.add(types[0], 1);
-    }
-    army
-}
 
 /// A random small Europe battle the engine can fight, with random options.
 fn random_battle(rng: &mut ChaCha8Rng) -> (Battle, CalcOptions) {
@@ -278,28 +264,11 @@ fn random_battle(rng: &mut ChaCha8Rng) -> (Battle, CalcOptions) {
         }
         _ => {
             let mut defenders = pick(rng, &[Submarine, Destroyer, Battleship, AircraftCarrier, Fighter, Transport], 2);
-            // Defending fighters stand on carriers.
-            let room = 2 * defenders.count(AircraftCarrier);
-            let extra = defenders.count(Fighter).saturating_sub(room);
-            defenders.remove(Fighter, extra);
-            if defenders.is_empty() {
-                defenders.add(Transport, 1);
-            }
+            on_carriers(&mut defenders);
             Battle::new(pick(rng, &[Submarine, Destroyer, Battleship, AircraftCarrier, Fighter, Bomber], 2), defenders)
         }
     };
-    opts.retreat = match below(rng, 4) {
-        0 => RetreatPolicy::AfterRound(1 + below(rng, 3)),
-        1 => RetreatPolicy::WinChanceBelow([0.2, 0.5, 0.8][below(rng, 3) as usize]),
-        _ => RetreatPolicy::Never,
-    };
-    let orders = [LossOrder::Default, LossOrder::KeepLandUnit, LossOrder::KeepAircraft, LossOrder::Explicit(vec![Destroyer, Fighter])];
-    if below(rng, 3) == 0 {
-        opts.attacker_order = orders[below(rng, 4) as usize].clone();
-    }
-    if below(rng, 4) == 0 {
-        opts.defender_order = orders[below(rng, 4) as usize].clone();
-    }
+    random_policies(rng, &mut opts, vec![Destroyer, Fighter]);
     (battle, opts)
 }
 

@@ -9,24 +9,10 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 mod common;
 
-use common::agree;
-use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, MonteCarlo, RetreatPolicy};
+use common::{agree, below, on_carriers, pick, random_policies};
+use warboard_calc::{Battle, CalcOptions, Calculator, LossOrder, MonteCarlo, RetreatPolicy};
 use warboard_rules::UnitType::{self, *};
 
-fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
-    rng.next_u32() % n.max(1)
-}
-
-fn pick(rng: &mut ChaCha8Rng, types: &[UnitType], max: u32) -> Army {
-    let mut army = Army::new();
-    for t in types {
-        army.add(*t, below(rng, max + 1));
-    }
-    if army.is_empty() {
-        army.add(types[0], 1);
-    }
-    army
-}
 
 /// A random small battle the engine can fight, with random options.
 fn random_battle(rng: &mut ChaCha8Rng) -> (Battle, CalcOptions) {
@@ -47,28 +33,11 @@ fn random_battle(rng: &mut ChaCha8Rng) -> (Battle, CalcOptions) {
         }
         _ => {
             let mut defenders = pick(rng, &[Submarine, Battleship, AircraftCarrier, Fighter, Transport], 2);
-            // Defending fighters stand on carriers (DAAK 3.4(a)).
-            let room = 2 * defenders.count(AircraftCarrier);
-            let extra = defenders.count(Fighter).saturating_sub(room);
-            defenders.remove(Fighter, extra);
-            if defenders.is_empty() {
-                defenders.add(Transport, 1);
-            }
+            on_carriers(&mut defenders);
             Battle::new(pick(rng, &[Submarine, Battleship, AircraftCarrier, Fighter, Bomber, Transport], 2), defenders)
         }
     };
-    opts.retreat = match below(rng, 4) {
-        0 => RetreatPolicy::AfterRound(1 + below(rng, 3)),
-        1 => RetreatPolicy::WinChanceBelow([0.2, 0.5, 0.8][below(rng, 3) as usize]),
-        _ => RetreatPolicy::Never,
-    };
-    let orders = [LossOrder::Default, LossOrder::KeepLandUnit, LossOrder::KeepAircraft, LossOrder::Explicit(vec![Armor, Fighter])];
-    if below(rng, 3) == 0 {
-        opts.attacker_order = orders[below(rng, 4) as usize].clone();
-    }
-    if below(rng, 4) == 0 {
-        opts.defender_order = orders[below(rng, 4) as usize].clone();
-    }
+    random_policies(rng, &mut opts, vec![Armor, Fighter]);
     (battle, opts)
 }
 

@@ -1,7 +1,56 @@
 //! What the tests comparing the exact mode with Monte Carlo share.
 
-use warboard_calc::{Army, Outcome};
-use warboard_rules::Ruleset;
+// Each test file uses its own part of this module.
+#![allow(dead_code)]
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::RngCore;
+use warboard_calc::{Army, CalcOptions, LossOrder, Outcome, RetreatPolicy};
+use warboard_rules::{Ruleset, UnitType};
+
+/// A number below `n` (0 when `n` is 0).
+pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    rng.next_u32() % n.max(1)
+}
+
+/// Up to `max` of each type, at least one unit in all.
+pub fn pick(rng: &mut ChaCha8Rng, types: &[UnitType], max: u32) -> Army {
+    let mut army = Army::new();
+    for t in types {
+        army.add(*t, below(rng, max + 1));
+    }
+    if army.is_empty() {
+        army.add(types[0], 1);
+    }
+    army
+}
+
+/// Defending fighters stand on carriers (DAAK 3.4(a)): no more than the
+/// carriers hold; a fleet left empty gets a transport.
+pub fn on_carriers(defenders: &mut Army) {
+    let room = 2 * defenders.count(UnitType::AircraftCarrier);
+    let extra = defenders.count(UnitType::Fighter).saturating_sub(room);
+    defenders.remove(UnitType::Fighter, extra);
+    if defenders.is_empty() {
+        defenders.add(UnitType::Transport, 1);
+    }
+}
+
+/// A random retreat policy and, sometimes, orders of loss.
+pub fn random_policies(rng: &mut ChaCha8Rng, opts: &mut CalcOptions, explicit: Vec<UnitType>) {
+    opts.retreat = match below(rng, 4) {
+        0 => RetreatPolicy::AfterRound(1 + below(rng, 3)),
+        1 => RetreatPolicy::WinChanceBelow([0.2, 0.5, 0.8][below(rng, 3) as usize]),
+        _ => RetreatPolicy::Never,
+    };
+    let orders = [LossOrder::Default, LossOrder::KeepLandUnit, LossOrder::KeepAircraft, LossOrder::Explicit(explicit)];
+    if below(rng, 3) == 0 {
+        opts.attacker_order = orders[below(rng, 4) as usize].clone();
+    }
+    if below(rng, 4) == 0 {
+        opts.defender_order = orders[below(rng, 4) as usize].clone();
+    }
+}
 
 /// Fails if a Monte Carlo estimate is further than `sigmas` standard
 /// errors from the exact value, the standard errors being those of the
