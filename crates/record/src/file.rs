@@ -107,9 +107,12 @@ pub(crate) struct RawSave {
     pub log: Vec<Value>,
     pub snapshot: Value,
     pub hash: String,
-    /// Format 3: the hash of the whole save ([`crate::record_hash`]).
+    /// Format 3: the hash of the whole save ([`crate::record_hash`]), taken
+    /// out and checked before the rest is read; allowed here for versions
+    /// that may carry it.
     #[serde(default)]
-    pub record_hash: Option<String>,
+    #[allow(dead_code)]
+    pub record_hash: Option<Value>,
 }
 
 /// Compact JSON of a value that always serialises (plain data, string keys).
@@ -146,7 +149,7 @@ pub(crate) fn render(f: &SaveFile<'_>) -> String {
     let mut whole = out.clone();
     whole.truncate(whole.trim_end().len() - 1);
     whole.push_str("\n}\n");
-    let record = serde_json::from_str::<Value>(&whole).map(|v| crate::hash::record_hash(&v)).unwrap_or_default();
+    let record = serde_json::from_str::<Value>(&whole).map(|v| crate::hash::record_hash_without_field(&v)).unwrap_or_default();
     out.push_str(&format!("  \"record_hash\": {}\n", compact(&record)));
     out.push_str("}\n");
     out

@@ -15,25 +15,34 @@ use serde_json::Value;
 use warboard_rules::GameState;
 
 pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
-    let value = parse_json(text)?;
+    let mut value = parse_json(text)?;
     let version = check_header(&value)?;
-    let value_for_hash = if version >= 3 { value.clone() } else { Value::Null };
+    // Format 3's whole-record hash is over the file without that field: take
+    // it out and hash in place (no copy of the whole save in memory).
+    let record_check = (version >= 3).then(|| {
+        let recorded = value.as_object_mut().and_then(|o| o.remove("record_hash"));
+        (recorded, crate::hash::record_hash_without_field(&value))
+    });
     let raw: RawSave = serde_json::from_value(value).map_err(|e| LoadError::Malformed(e.to_string()))?;
     if version == 1 {
         return v1::load(raw);
     }
     // Format 3 hashes the whole file: an edit anywhere (queued dice, who
     // made an action, options) is refused before anything is replayed.
-    if version >= 3 {
-        let computed = crate::hash::record_hash(&value_for_hash);
-        match raw.record_hash.as_deref() {
-            Some(recorded) if recorded == computed => {}
-            recorded => {
-                return Err(LoadError::RecordEdited { recorded: recorded.unwrap_or("none").to_string(), computed });
+    if let Some((recorded, computed)) = record_check {
+        match recorded {
+            Some(Value::String(r)) if r == computed => {}
+            other => {
+                let recorded = match other {
+                    Some(Value::String(r)) => r,
+                    Some(v) => v.to_string(),
+                    None => "none".to_string(),
+                };
+                return Err(LoadError::RecordEdited { recorded, computed });
             }
         }
     }
-    let entries: Vec<Entry> = parse_log(&raw.log)?;
+    let entries: Vec<Entry> = parse_log(raw.log)?;
     let snapshot: GameState = serde_json::from_value(raw.snapshot).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
     // The hash guards the snapshot itself; checking it before the replay
     // tells an edited snapshot from an edited log.
@@ -62,10 +71,11 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
 
 /// The log's entries, in the shape of the file's version; an error names
 /// the entry at fault.
-pub(crate) fn parse_log<T: serde::de::DeserializeOwned>(log: &[Value]) -> Result<Vec<T>, LoadError> {
-    log.iter()
+/// It consumes the JSON entries: a large save is not held twice.
+pub(crate) fn parse_log<T: serde::de::DeserializeOwned>(log: Vec<Value>) -> Result<Vec<T>, LoadError> {
+    log.into_iter()
         .enumerate()
-        .map(|(i, v)| serde_json::from_value::<T>(v.clone()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
+        .map(|(i, v)| serde_json::from_value::<T>(v).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
         .collect()
 }
 

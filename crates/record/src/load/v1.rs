@@ -45,7 +45,7 @@ pub(super) fn load(raw: RawSave) -> Result<Record, LoadError> {
     if raw.ruleset != "classic" {
         return Err(LoadError::Malformed(format!("a version 1 save is of the classic ruleset, not `{}`", raw.ruleset)));
     }
-    let entries: Vec<EntryV1> = parse_log(&raw.log)?;
+    let entries: Vec<EntryV1> = parse_log(raw.log)?;
     let start = Start { ruleset: raw.ruleset, options: raw.options.changed, position: raw.position, dice: raw.dice.mode() };
     let mut record = start_replay(start, &raw.dice)?;
     check_options(&record, &raw.options.canonical)?;
