@@ -575,13 +575,9 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
 /// The buffers the drive of a solve uses, apart from the side graphs.
 struct Buffers<'a> {
     grid: &'a mut Vec<f64>,
-    transient: &'a mut Vec<f64>,
-    transient_next: &'a mut Vec<f64>,
-    active: &'a mut Vec<u32>,
-    active_next: &'a mut Vec<u32>,
-    rows: &'a mut Vec<u32>,
-    extent: &'a mut Vec<(u32, u32)>,
-    replay: &'a mut Replay,
+    /// The round-by-round buffers; its `transient` also serves the
+    /// win-chance pass.
+    stepper: Stepper<'a>,
     value: &'a mut Vec<f64>,
     retreat: &'a mut Vec<bool>,
     visited: &'a mut Vec<u32>,
@@ -611,7 +607,7 @@ fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fl
         } else {
             // Round one is a round like any other.
             kernel.successors(0, 0, 1.0, &mut Spread { grid });
-            let mut bufs = Buffers { grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited };
+            let mut bufs = Buffers { grid, stepper: Stepper { transient, transient_next, active, active_next, rows, extent, replay }, value, retreat, visited };
             drive(model, opts, kernel, &mut bufs)
         };
         *scratch = lent.into_inner();
@@ -621,7 +617,7 @@ fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fl
     let Workspace { att, def, grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited, small, .. } = ws;
     let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
     first_round(model, &kernel, prep.aa, grid, small);
-    let mut bufs = Buffers { grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited };
+    let mut bufs = Buffers { grid, stepper: Stepper { transient, transient_next, active, active_next, rows, extent, replay }, value, retreat, visited };
     Ok(drive(model, opts, kernel, &mut bufs))
 }
 
@@ -636,15 +632,15 @@ fn drive<K: Round>(model: &BattleModel, opts: &CalcOptions, kernel: K, b: &mut B
         // find the states that matter (a pass without retreats: retreats
         // only ever remove mass), value them from the last back, and
         // retreat where the chance is below p.
-        b.transient.clear();
-        b.transient.extend_from_slice(b.grid);
+        let transient = &mut *b.stepper.transient;
+        transient.clear();
+        transient.extend_from_slice(b.grid);
         b.visited.clear();
-        folded(&kernel, b.transient, None, Some(b.visited));
+        folded(&kernel, transient, None, Some(b.visited));
         win_chances(&kernel, b.visited, b.value, b.retreat, p);
     }
-    let Buffers { grid, transient, transient_next, active, active_next, rows, extent, replay, retreat, .. } = b;
+    let Buffers { grid, stepper, retreat, .. } = b;
     let retreat_map = matches!(policy, RetreatPolicy::WinChanceBelow(_)).then_some(&retreat[..]);
-    let mut stepper = Stepper { transient, transient_next, active, active_next, rows, extent, replay };
     let expected_rounds = if opts.rounds_distribution || matches!(policy, RetreatPolicy::AfterRound(_)) {
         let after = match policy {
             RetreatPolicy::AfterRound(n) => n as usize,
@@ -674,11 +670,7 @@ fn drive<K: Round>(model: &BattleModel, opts: &CalcOptions, kernel: K, b: &mut B
 /// `start_of_battle`: the AA gun fires only in a battle that is fought).
 fn unopposed(model: &BattleModel) -> Outcome {
     let mut builder = OutcomeBuilder::new();
-    let mut attackers = model.attackers;
-    for (t, n) in model.bystanders.iter() {
-        attackers.add(t, n);
-    }
-    builder.add(Ending::AttackerWins, model.captures(&model.attackers), attackers, model.defenders, 1.0);
+    builder.add(Ending::AttackerWins, model.captures(&model.attackers), model.with_bystanders(model.attackers), model.defenders, 1.0);
     builder.add_rounds(0, 1.0);
     builder.finish(model, Method::Exact, 1.0, 0.0, None, false)
 }
@@ -688,10 +680,7 @@ fn unopposed(model: &BattleModel) -> Outcome {
 /// the attacker broke off (ending.rs, `finish_if_over`, at the start).
 fn stalemate_at_start(model: &BattleModel) -> Outcome {
     let mut builder = OutcomeBuilder::new();
-    let mut attackers = model.attackers;
-    for (t, n) in model.bystanders.iter() {
-        attackers.add(t, n);
-    }
+    let attackers = model.with_bystanders(model.attackers);
     let defenders = if model.sea { model.after_sea_battle(model.defenders) } else { model.defenders };
     builder.add(Ending::Retreated, false, attackers, defenders, 1.0);
     builder.add_rounds(0, 1.0);
@@ -1043,7 +1032,7 @@ fn tally<K: Round>(model: &BattleModel, k: &K, grid: &[f64], builder: &mut Outco
         }
         let (a, d) = (cell / nd, cell % nd);
         let (att_gone, def_gone) = (a == k.att_empty(), d == k.def_empty());
-        let mut attackers = army_of(k.att_comp(a));
+        let attackers = army_of(k.att_comp(a));
         let mut defenders = army_of(k.def_comp(d));
         if model.sea {
             defenders = model.after_sea_battle(defenders);
@@ -1056,10 +1045,7 @@ fn tally<K: Round>(model: &BattleModel, k: &K, grid: &[f64], builder: &mut Outco
             (false, false) => Ending::Retreated,
         };
         let captured = ending == Ending::AttackerWins && model.captures(&attackers);
-        for (t, n) in model.bystanders.iter() {
-            attackers.add(t, n);
-        }
-        builder.add(ending, captured, attackers, defenders, m);
+        builder.add(ending, captured, model.with_bystanders(attackers), defenders, m);
     }
 }
 

@@ -245,6 +245,15 @@ impl BattleModel {
         army.iter().map(|(t, n)| self.profile(t).cost as f64 * n as f64).sum()
     }
 
+    /// `army` with the attacker's ships standing by (they bombard, are
+    /// never hit and are still there at the end).
+    pub fn with_bystanders(&self, mut army: Army) -> Army {
+        for (t, n) in self.bystanders.iter() {
+            army.add(t, n);
+        }
+        army
+    }
+
     /// Whether an attacker left with `army` takes a land territory: only
     /// land units capture (fire.rs, end).
     pub fn captures(&self, army: &Army) -> bool {

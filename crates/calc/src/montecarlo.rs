@@ -261,10 +261,7 @@ fn fight(setup: &Setup, seed: u64, chances: &mut WinChances) -> Result<Option<Fo
         BattleResult::Pending | BattleResult::Ongoing => return Ok(None),
     };
     let captured = ending == Ending::AttackerWins && !model.sea && game.state.control[at.index()] == Some(attacker);
-    let mut survivors_att = model.attackers;
-    for (t, n) in model.bystanders.iter() {
-        survivors_att.add(t, n);
-    }
+    let mut survivors_att = model.with_bystanders(model.attackers);
     let mut survivors_def = model.defenders;
     for (t, n) in lost_att.iter() {
         survivors_att.remove(t, n);

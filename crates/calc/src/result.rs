@@ -239,10 +239,7 @@ impl OutcomeBuilder {
         expected_rounds: Option<f64>,
         sampled: bool,
     ) -> Outcome {
-        let mut start_att_all = model.attackers;
-        for (t, n) in model.bystanders.iter() {
-            start_att_all.add(t, n);
-        }
+        let start_att_all = model.with_bystanders(model.attackers);
         let start_def = model.defenders;
         let (att_cost, def_cost) = (model.cost(&start_att_all), model.cost(&start_def));
 
