@@ -5,8 +5,32 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
-use warboard_calc::{Army, CalcOptions, LossOrder, Outcome, RetreatPolicy};
+use warboard_calc::{Army, Battle, CalcError, CalcOptions, Calculator, LossOrder, MonteCarlo, Outcome, RetreatPolicy};
 use warboard_rules::{Ruleset, UnitType};
+
+/// Solves `battle` exactly (with the distribution of rounds), checks that
+/// nothing was pruned and that Monte Carlo through the engine agrees.
+/// Returns false, checking nothing, for a battle the exact mode refuses in
+/// a way `skip` accepts.
+pub fn exact_agrees_with_monte_carlo(
+    calc: &mut Calculator,
+    rs: &Ruleset,
+    battle: &Battle,
+    opts: &CalcOptions,
+    mc: MonteCarlo,
+    skip: impl Fn(&CalcError) -> bool,
+) -> bool {
+    let exact = match calc.exact(battle, &CalcOptions { rounds_distribution: true, ..opts.clone() }) {
+        Ok(o) => o,
+        Err(e) if skip(&e) => return false,
+        Err(e) => panic!("{battle:?}: {e}"),
+    };
+    assert!(exact.pruned < 1e-9);
+    let sampled = calc.monte_carlo(battle, opts, mc).unwrap();
+    let what = format!("{} vs {} ({opts:?})", battle.attackers, battle.defenders);
+    agree(rs, &what, &exact, &sampled, mc.runs, 5.0);
+    true
+}
 
 /// A number below `n` (0 when `n` is 0).
 pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
