@@ -63,10 +63,12 @@ fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side:
 /// `bystanders_share_losses`, EUROPE FAQ: Submarines). They never fire and
 /// never submerge.
 pub(crate) fn bystanders<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle) -> impl Iterator<Item = &'s Unit> + 'a {
+    // Most battles have none to look for: no walk of the board then.
     let on = rs.options.bystanders_share_losses && b.kind == BattleKind::Sea;
-    s.units
+    let units: &'s [Unit] = if on { &s.units } else { &[] };
+    units
         .iter()
-        .filter(move |u| on && u.at == b.at && u.owner != b.attacker && s.allied(u.owner, b.attacker))
+        .filter(move |u| u.at == b.at && u.owner != b.attacker && s.allied(u.owner, b.attacker))
         .filter(move |u| !u.flags.submerged && rs.stats(u.kind).is_combatant() && !is_cargo(rs, s, u, true))
 }
 

@@ -90,32 +90,32 @@ pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, R
     if b.kind == BattleKind::Bombing {
         return reject("battle/no-retreat", "a bombing raid is not a battle one retreats from");
     }
-    let air_only = ctx.rs.options.amphibious_retreat == crate::ruleset::AmphibiousRetreat::AirOnly;
-    if b.amphibious && air_only {
-        // Land units fight on; aircraft may break off (no destination).
-        let air = attackers(ctx.rs, ctx.s, b).into_iter().any(|id| ctx.rs.stats(ctx.s.unit(id).unwrap().kind).is_air());
-        if !air {
-            return reject("battle/no-retreat-amphibious", "land units fight an amphibious assault to the end; only fighters and bombers may retreat (EUROPE FAQ: Amphibious Assault)");
-        }
-        if defenders(ctx.rs, ctx.s, b).is_empty() {
-            return reject("battle/no-retreat-from-nobody", "a retreat needs at least one defender left (DAAK 4.1(c))");
-        }
-        return Ok(Vec::new());
-    }
-    if b.amphibious {
-        return reject(
-            "battle/no-retreat-amphibious",
-            "no unit may retreat from an amphibious assault, aircraft included (DAAK 4.1(a), 4.3(b))",
-        );
-    }
-    if defenders(ctx.rs, ctx.s, b).is_empty() {
-        return reject("battle/no-retreat-from-nobody", "a retreat needs at least one defender left (DAAK 4.1(c))");
-    }
     let movers: Vec<UnitId> = attackers(ctx.rs, ctx.s, b)
         .into_iter()
         .filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air())
         .collect();
-    if movers.is_empty() {
+    if b.amphibious {
+        let air = movers.len() < attackers(ctx.rs, ctx.s, b).len();
+        match ctx.rs.options.amphibious_retreat {
+            crate::ruleset::AmphibiousRetreat::Nobody => {
+                return reject(
+                    "battle/no-retreat-amphibious",
+                    "no unit may retreat from an amphibious assault, aircraft included (DAAK 4.1(a), 4.3(b))",
+                )
+            }
+            crate::ruleset::AmphibiousRetreat::AirOnly if !air => {
+                return reject("battle/no-retreat-amphibious", "land units fight an amphibious assault to the end; only fighters and bombers may retreat (EUROPE FAQ: Amphibious Assault)")
+            }
+            crate::ruleset::AmphibiousRetreat::AirOnly => {}
+        }
+    }
+    if defenders(ctx.rs, ctx.s, b).is_empty() {
+        return reject("battle/no-retreat-from-nobody", "a retreat needs at least one defender left (DAAK 4.1(c))");
+    }
+    // Only aircraft break off (no destination): those of an attack without
+    // land units or ships, or of an amphibious assault whose land units
+    // fight on (knob `amphibious_retreat`).
+    if movers.is_empty() || b.amphibious {
         return Ok(Vec::new());
     }
     let p = b.attacker;
@@ -143,6 +143,8 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
     expect_stage(ctx, i, &[Stage::AttackerSubs, Stage::PressOrRetreat])?;
     let allowed = retreat_allowed(ctx, i)?;
     let b = ctx.s.battles[i].clone();
+    let (air, land): (Vec<UnitId>, Vec<UnitId>) =
+        attackers(ctx.rs, ctx.s, &b).into_iter().partition(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air());
     let movers: Vec<UnitId> = if allowed.is_empty() {
         if to.is_some() {
             return reject("battle/air-retreat", "aircraft do not retreat to a space: they stay and fly to a landing in non-combat move (DAAK 4.1(b))");
@@ -162,13 +164,11 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
                 ),
             );
         }
-        attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air()).collect()
+        land.clone()
     };
     // An amphibious assault's aircraft break off; its land units fight on
     // (EUROPE FAQ: Amphibious Assault, knob `amphibious_retreat`).
-    let land_left = b.amphibious && attackers(ctx.rs, ctx.s, &b).into_iter().any(|id| !ctx.rs.stats(ctx.s.unit(id).unwrap().kind).is_air());
-    if land_left {
-        let air: Vec<UnitId> = attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air()).collect();
+    if b.amphibious && !land.is_empty() {
         for id in &air {
             ctx.s.unit_mut(*id).unwrap().flags.withdrawn = true;
         }
@@ -334,15 +334,32 @@ fn after_submarines_left(ctx: &mut Ctx<'_>, i: usize, next: Stage) -> Result<(),
 /// Submarines): the named submarines leave the battle for good and stay in
 /// the zone, submerged until the turn ends.
 fn submerge_in_place(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
-    let b = ctx.s.battles[i].clone();
-    let side = if b.stage == Stage::AttackerSubmerge { BattleSide::Attacker } else { BattleSide::Defender };
+    let stage = ctx.s.battles[i].stage;
+    let side = if stage == Stage::AttackerSubmerge { BattleSide::Attacker } else { BattleSide::Defender };
+    submerge_here(ctx, i, side, units, to)?;
+    after_submarines_left(ctx, i, super::fire::after_submerge_stage(ctx.rs, stage))
+}
+
+/// Europe, at a round's end: the named attacking submarines submerge, the
+/// rest of the attack presses on (FORMAT.md v2, "Submerging").
+fn submerge_and_press_on(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
+    submerge_here(ctx, i, BattleSide::Attacker, units, to)?;
+    ctx.s.battles[i].round += 1;
+    after_submarines_left(ctx, i, Stage::AaFire)
+}
+
+/// The named submarines of `side` submerge where they are, if they may
+/// (`fire::submergers`): out of the battle for good, flagged until the turn
+/// ends.
+fn submerge_here(ctx: &mut Ctx<'_>, i: usize, side: BattleSide, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
     if to.is_some() {
         return reject("battle/submerge-in-place", "submarines submerge where they are: name no zone");
     }
     if units.is_empty() {
         return reject("battle/no-units", "name the submarines that submerge");
     }
-    let may = super::fire::submergers(ctx, &b, side);
+    let b = &ctx.s.battles[i];
+    let may = super::fire::submergers(ctx, b, side);
     if let Some(id) = units.iter().find(|id| !may.contains(id)) {
         let europe = ctx.rs.options.submarine_escape == crate::ruleset::SubmarineEscape::SubmergeBeforeOwnDice;
         let why = if !ctx.s.unit(*id).is_some_and(|u| ctx.rs.stats(u.kind).submarine) {
@@ -354,31 +371,10 @@ fn submerge_in_place(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<S
         };
         return reject("battle/not-your-sub", why);
     }
+    let at = b.at;
     for id in units {
         ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
     }
-    ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: None });
-    after_submarines_left(ctx, i, super::fire::after_submerge_stage(ctx.rs, b.stage))
-}
-
-/// Europe, at a round's end: the named attacking submarines submerge, the
-/// rest of the attack presses on (FORMAT.md v2, "Submerging").
-fn submerge_and_press_on(ctx: &mut Ctx<'_>, i: usize, units: &[UnitId], to: Option<SpaceId>) -> Result<(), RuleError> {
-    let b = ctx.s.battles[i].clone();
-    if to.is_some() {
-        return reject("battle/submerge-in-place", "submarines submerge where they are: name no zone");
-    }
-    if units.is_empty() {
-        return reject("battle/no-units", "name the submarines that submerge");
-    }
-    let may = super::fire::submergers(ctx, &b, BattleSide::Attacker);
-    if units.iter().any(|id| !may.contains(id)) {
-        return reject("battle/not-your-sub", "only the attacker's own submarines in this battle may submerge now");
-    }
-    for id in units {
-        ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
-    }
-    ctx.events.push(Event::Withdrew { units: units.to_vec(), from: b.at, to: None });
-    ctx.s.battles[i].round += 1;
-    after_submarines_left(ctx, i, Stage::AaFire)
+    ctx.events.push(Event::Withdrew { units: units.to_vec(), from: at, to: None });
+    Ok(())
 }

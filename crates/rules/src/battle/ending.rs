@@ -35,8 +35,8 @@ pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
         }
     }
     // The attacker's allies standing by can be hit too (EUROPE FAQ: Submarines).
-    let exposed: Vec<UnitId> = att.iter().copied().chain(super::casualties::bystanders(ctx.rs, ctx.s, &b).map(|u| u.id)).collect();
-    if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &exposed) {
+    let exposed = || -> Vec<UnitId> { att.iter().copied().chain(super::casualties::bystanders(ctx.rs, ctx.s, &b).map(|u| u.id)).collect() };
+    if !att.is_empty() && !def.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && !can_hurt(ctx, &b, &def, false, &exposed()) {
         end(ctx, i, BattleResult::Retreated);
         return true;
     }

@@ -93,23 +93,20 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 first_strike(ctx, i, &b, BattleSide::Defender, Removal::Now, "defending submarines")?;
                 Stage::AttackerFire
             }
-            Stage::AttackerFire | Stage::DefenderFire | Stage::EndRound if b.kind == BattleKind::Bombing => {
-                match b.stage {
-                    Stage::AttackerFire => {
-                        super::raid::air_combat_fire(ctx, i, BattleSide::Attacker)?;
-                        Stage::DefenderFire
-                    }
-                    Stage::DefenderFire => {
-                        super::raid::air_combat_fire(ctx, i, BattleSide::Defender)?;
-                        Stage::EndRound
-                    }
-                    _ => {
-                        let dying = std::mem::take(&mut ctx.s.battles[i].dying);
-                        destroy(ctx, i, &dying);
-                        bombing_raid(ctx, i)?;
-                        return Ok(());
-                    }
-                }
+            // A raid's air combat (battle/raid.rs), then its bombs.
+            Stage::AttackerFire if b.kind == BattleKind::Bombing => {
+                super::raid::air_combat_fire(ctx, i, BattleSide::Attacker)?;
+                Stage::DefenderFire
+            }
+            Stage::DefenderFire if b.kind == BattleKind::Bombing => {
+                super::raid::air_combat_fire(ctx, i, BattleSide::Defender)?;
+                Stage::EndRound
+            }
+            Stage::EndRound if b.kind == BattleKind::Bombing => {
+                let dying = std::mem::take(&mut ctx.s.battles[i].dying);
+                destroy(ctx, i, &dying);
+                bombing_raid(ctx, i)?;
+                return Ok(());
             }
             Stage::AttackerFire => {
                 // Units struck by the attacker's first strike are gone now

@@ -3,46 +3,37 @@
 //! "Convoys"). What a convoy pays is in `relations.rs` (`income_parts`).
 
 use super::Ctx;
-use crate::ids::{PowerId, SpaceId};
+use crate::ids::{PowerId, SpaceId, UnitId, UnitType};
 use crate::ruleset::Ruleset;
 use crate::state::GameState;
 
 impl Ctx<'_> {
-    /// Whenever a convoy zone holds warships (sea units with an attack value:
-    /// not transports; submerged submarines included) of one side only, that
-    /// side controls it: the zone's owner for its own side, otherwise the
-    /// power of the first such warship. Otherwise control stays.
-    pub(crate) fn settle_convoys(&mut self) {
-        settle_convoys(self.rs, self.s);
-    }
-
-    /// A warship of `p` passing through a convoy zone that holds no enemy
-    /// warship takes it (EUROPE FAQ: "entering or passing through"; FORMAT.md
-    /// v2 says it of German warships, and the Allies reopen a route the same
-    /// way).
-    pub(crate) fn convoys_passed(&mut self, p: PowerId, route: &[SpaceId]) {
-        let inner = &route[1..route.len().saturating_sub(1)];
-        for &z in inner {
-            if self.rs.map.space(z).convoy.is_none() {
+    /// Ships of `p` that moved along `route`: a warship among them passing
+    /// through a convoy zone that holds no enemy warship takes it (EUROPE
+    /// FAQ: "entering or passing through"; FORMAT.md v2 says it of German
+    /// warships, and the Allies reopen a route the same way).
+    pub(crate) fn convoys_passed(&mut self, p: PowerId, ships: &[UnitId], route: &[SpaceId]) {
+        let (rs, s) = (self.rs, &mut *self.s);
+        if !ships.iter().any(|id| s.unit(*id).is_some_and(|u| is_warship(rs, u.kind))) {
+            return;
+        }
+        for &z in &route[1..route.len().saturating_sub(1)] {
+            if rs.map.space(z).convoy.is_none() {
                 continue;
             }
-            let contested = self.s.units.iter().any(|u| u.at == z && self.is_warship(u.kind) && !self.s.allied(u.owner, p));
+            let contested = s.units.iter().any(|u| u.at == z && is_warship(rs, u.kind) && !s.allied(u.owner, p));
             if !contested {
-                self.take_convoy(z, p);
+                take_convoy(rs, s, z, p);
             }
         }
     }
-
-    pub(crate) fn is_warship(&self, kind: crate::ids::UnitType) -> bool {
-        is_warship(self.rs, kind)
-    }
-
-    fn take_convoy(&mut self, z: SpaceId, p: PowerId) {
-        take_convoy(self.rs, self.s, z, p);
-    }
 }
 
-/// See [`Ctx::settle_convoys`]; also run on a position built by hand.
+/// Whenever a convoy zone holds warships (sea units with an attack value:
+/// not transports; submerged submarines included) of one side only, that
+/// side controls it: the zone's owner for its own side, otherwise the power
+/// of the first such warship. Otherwise control stays. Run after every
+/// action and on a position built by hand.
 pub(crate) fn settle_convoys(rs: &Ruleset, s: &mut GameState) {
     for z in rs.map.ids().filter(|z| rs.map.space(*z).convoy.is_some()) {
         let mut sides = s.units.iter().filter(|u| u.at == z && is_warship(rs, u.kind)).map(|u| u.owner);
@@ -53,7 +44,7 @@ pub(crate) fn settle_convoys(rs: &Ruleset, s: &mut GameState) {
     }
 }
 
-fn is_warship(rs: &Ruleset, kind: crate::ids::UnitType) -> bool {
+fn is_warship(rs: &Ruleset, kind: UnitType) -> bool {
     let st = rs.stats(kind);
     st.is_sea() && st.attack > 0
 }

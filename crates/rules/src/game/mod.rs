@@ -124,7 +124,7 @@ impl Game {
         let events = {
             let mut ctx = Ctx { rs: &self.ruleset, s: &mut next, dice, events: Vec::new(), by };
             ctx.apply(action)?;
-            ctx.settle_convoys();
+            convoys::settle_convoys(ctx.rs, ctx.s);
             ctx.events
         };
         next.seq += 1;

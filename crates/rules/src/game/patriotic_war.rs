@@ -19,7 +19,7 @@ impl Ctx<'_> {
         if rs.options.patriotic_war != rs.power(p).id {
             return reject("convert/not-allowed", format!("{} may not take over its allies' units in this ruleset (the Soviet Patriotic War is Europe's, for the Soviet Union)", self.power_name(p)));
         }
-        if self.battle_waiting() {
+        if crate::battle::current(self.s).is_some() {
             return reject("convert/in-battle", "units change hands between battles, not while one waits for a decision");
         }
         let space = rs.map.space(at);
@@ -47,9 +47,5 @@ impl Ctx<'_> {
         }
         self.events.push(Event::Converted { at, units: units.to_vec(), to: p });
         Ok(())
-    }
-
-    fn battle_waiting(&self) -> bool {
-        crate::battle::current(self.s).is_some()
     }
 }

@@ -61,10 +61,17 @@ impl Ctx<'_> {
             return reject("move/enemy-in-noncombat", format!("{} is held by the enemy: it can be entered only in combat move", self.name(dest)));
         }
         // A landing must stay within reach (no suicide moves; DAAK 3.4(g),
-        // 4.4(c)). Judged per aircraft before anything changes.
-        for &id in units {
+        // 4.4(c)). Judged per aircraft, then for those that need carriers
+        // together, before anything changes.
+        let lefts: Vec<(UnitId, u8)> = units
+            .iter()
+            .map(|id| {
+                let u = self.s.unit(*id).unwrap();
+                (*id, self.air_range(u.owner, u.kind) - u.moved - steps)
+            })
+            .collect();
+        for &(id, left) in &lefts {
             let u = self.s.unit(id).unwrap();
-            let left = self.air_range(u.owner, u.kind) - u.moved - steps;
             if !self.landing_within(p, u.kind, dest, left, units, combat) {
                 return reject(
                     "move/no-landing",
@@ -78,10 +85,6 @@ impl Ctx<'_> {
                 );
             }
         }
-        let lefts: Vec<(UnitId, u8)> = units.iter().map(|id| {
-            let u = self.s.unit(*id).unwrap();
-            (*id, self.air_range(u.owner, u.kind) - u.moved - steps)
-        }).collect();
         if !self.carrier_room_for_all(p, dest, &lefts, combat) {
             return reject(
                 "move/no-landing",

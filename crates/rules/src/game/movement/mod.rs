@@ -91,9 +91,7 @@ impl Ctx<'_> {
         }
         if !sea.is_empty() {
             self.move_sea(p, &sea, route, combat)?;
-            if sea.iter().any(|id| self.s.unit(*id).is_some_and(|u| self.is_warship(u.kind))) {
-                self.convoys_passed(p, route);
-            }
+            self.convoys_passed(p, &sea, route);
         }
         if !air.is_empty() {
             self.move_air(p, &air, route, combat, bombing)?;
