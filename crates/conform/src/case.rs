@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use warboard_rules::game::Game;
 use warboard_rules::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
-use warboard_rules::ruleset::SetupUnit;
+use warboard_rules::ruleset::{ResearchCharts, SetupUnit};
 use warboard_rules::select::{self, Selector};
 use warboard_rules::state::{Development, Phase};
 use warboard_rules::{Action, DiceSource, FixedDice, Ruleset, ScriptedDice};
@@ -39,15 +39,21 @@ fn power_in(rs: &Ruleset, v: &Value) -> Result<PowerId, String> {
 }
 
 /// A list of development names (`state.tech`, check `tech`) as the rules
-/// core's set: bit i is chart number i+1. The names are classic's, the only
-/// chart built in.
-pub fn development_set(list: &Value) -> Result<u8, String> {
+/// core's set, each a development of the ruleset's charts.
+pub fn development_set(rs: &Ruleset, list: &Value) -> Result<u16, String> {
     let names = list.as_array().ok_or_else(|| format!("a list of development names, not {list}"))?;
-    let mut set = 0u8;
+    let known: Vec<Development> = match rs.options.research_charts {
+        ResearchCharts::Classic => Development::CHART.to_vec(),
+        ResearchCharts::Anniversary => Development::CHART_1.iter().chain(&Development::CHART_2).copied().collect(),
+    };
+    let mut set = 0u16;
     for name in names {
         let name = name.as_str().ok_or_else(|| format!("a development name is a string, not {name}"))?;
-        let d = Development::parse(name).ok_or_else(|| format!("unknown development `{name}` (known: {})", development_names(!0)))?;
-        let bit = 1 << (d as u8);
+        let d = Development::parse(name).filter(|d| known.contains(d)).ok_or_else(|| {
+            let all: Vec<&str> = known.iter().map(|d| d.name()).collect();
+            format!("unknown development `{name}` (known: {})", all.join(", "))
+        })?;
+        let bit = d.bit();
         if set & bit != 0 {
             return Err(format!("`{name}` is listed twice"));
         }
@@ -57,8 +63,8 @@ pub fn development_set(list: &Value) -> Result<u8, String> {
 }
 
 /// The names of a development set, for messages.
-pub fn development_names(set: u8) -> String {
-    let names: Vec<&str> = Development::CHART.into_iter().filter(|d| set & (1 << (*d as u8)) != 0).map(Development::name).collect();
+pub fn development_names(set: u16) -> String {
+    let names: Vec<&str> = Development::ALL.into_iter().filter(|d| set & d.bit() != 0).map(Development::name).collect();
     if names.is_empty() {
         "none".into()
     } else {
@@ -152,7 +158,7 @@ fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitI
         for (p, list) in t.as_object().ok_or("`tech` must be an object: power → developments")? {
             let pid = power(game, &Value::String(p.clone()))?;
             // The list is what the power holds, not an addition to its setup.
-            game.state.developments[pid.index()] = development_set(list).map_err(|e| format!("tech of {p}: {e}"))?;
+            game.state.developments[pid.index()] = development_set(&game.ruleset, list).map_err(|e| format!("tech of {p}: {e}"))?;
         }
     }
     if let Some(i) = field(state, "ipcs") {
@@ -171,6 +177,24 @@ fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitI
     let problems = warboard_rules::setup::placement_problems(&game.ruleset, &placed);
     if let Some((entry, problem)) = problems.first() {
         return Err(format!("state.units: {entry}: {problem}"));
+    }
+    if let Some(r) = field(state, "researchers") {
+        for (p, n) in r.as_object().ok_or("`researchers` must be an object: power → tokens")? {
+            let pid = power(game, &Value::String(p.clone()))?;
+            game.state.researchers[pid.index()] = n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("researchers of {p} must be a count"))?;
+        }
+    }
+    if let Some(u) = field(state, "unplaced") {
+        for (p, types) in u.as_object().ok_or("`unplaced` must be an object: power → type → count")? {
+            let pid = power(game, &Value::String(p.clone()))?;
+            for (t, n) in types.as_object().ok_or_else(|| format!("unplaced of {p} must be an object: type → count"))? {
+                let kind = unit_type(game, &Value::String(t.clone()))?;
+                let n = n.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| format!("unplaced {t} of {p} must be a count"))?;
+                if n > 0 {
+                    *game.state.unplaced.entry(pid).or_default().entry(kind).or_default() += n;
+                }
+            }
+        }
     }
     if let Some(p) = field(state, "purchased") {
         for (t, n) in p.as_object().ok_or("`purchased` must be an object")? {
@@ -199,7 +223,14 @@ fn add_entry(
     if name.is_some() && n != 1 {
         return Err("a unit entry with an `id` has count 1".into());
     }
-    let hits = field(entry, "hits").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
+    let mut hits = field(entry, "hits").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
+    // v2 `damage`: an industrial complex's damage markers (kept as its hits).
+    if let Some(d) = field(entry, "damage") {
+        if !game.ruleset.stats(kind).factory {
+            return Err(format!("only an industrial complex has `damage`, not a {kind}"));
+        }
+        hits = d.as_u64().and_then(|n| u8::try_from(n).ok()).ok_or_else(|| format!("`damage` is a count, not {d}"))?;
+    }
     let moved = field(entry, "moved").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
     let stats = game.ruleset.stats(kind).clone();
     // v2: a sub that submerged in a battle this turn (out of it for good).
@@ -305,13 +336,20 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
     let ty = Vocabulary::of(&game.ruleset).action(v).map_err(Malformed)?.name;
     Ok(match ty {
         "research" => Action::Research {
-            // Classic has one chart (the shared checker allows `chart` there).
-            dice: match field(v, "chart") {
-                Some(c) if c.as_u64() != Some(1) => return Err(Malformed(format!("the {} ruleset has one research chart: `chart` is 1, not {c}", game.ruleset.name))),
-                _ => field(v, "dice")
-                    .and_then(Value::as_u64)
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| Malformed("research needs `dice`: a whole number".into()))?,
+            dice: field(v, "dice")
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| Malformed("research needs `dice`: a whole number".into()))?,
+            // Classic has one chart (the shared checker allows `chart` there);
+            // Anniversary's two are numbered 1 and 2.
+            chart: match (field(v, "chart"), game.ruleset.options.research_charts) {
+                (None, _) => None,
+                (Some(c), ResearchCharts::Classic) if c.as_u64() == Some(1) => None,
+                (Some(c), ResearchCharts::Classic) => return Err(Malformed(format!("the {} ruleset has one research chart: `chart` is 1, not {c}", game.ruleset.name))),
+                (Some(c), ResearchCharts::Anniversary) => match c.as_u64() {
+                    Some(n @ 1..=2) => Some(n as u8),
+                    _ => return Err(Malformed(format!("`chart` is 1 or 2, not {c}"))),
+                },
             },
             development: match field(v, "development").and_then(Value::as_str) {
                 None => None,
@@ -321,6 +359,10 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
         "rocket" => Action::Rocket {
             from: space(game, field(v, "from").ok_or_else(|| Malformed("`rocket` needs `from`".into()))?).map_err(m)?,
             at: space(game, field(v, "at").ok_or_else(|| Malformed("`rocket` needs `at`".into()))?).map_err(m)?,
+        },
+        "repair" => Action::Repair {
+            at: space(game, field(v, "at").ok_or_else(|| Malformed("`repair` needs `at`".into()))?).map_err(m)?,
+            count: field(v, "count").and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok()).ok_or_else(|| Malformed("`repair` needs `count`: a whole number".into()))?,
         },
         "purchase" => Action::Purchase { units: unit_counts(game, field(v, "units")).map_err(m)? },
         "move" => {
@@ -519,6 +561,31 @@ const ADDITIONS: &[(&str, &[&str])] = &[
         "action.intercept",
         "move.escort",
     ],
+),
+(
+    "anniversary",
+    &[
+        "action.power",
+        "state.tech",
+        "check.tech",
+        "state.researchers",
+        "check.researchers",
+        "research.chart",
+        "action.repair",
+        "action.rocket",
+        "unit.damage",
+        "check.damage",
+        "state.unplaced",
+        "check.to_place",
+        "check.income_detail",
+        "income_detail.territories",
+        "income_detail.objectives",
+        "action.decline",
+        "unit.submerged",
+        // Escorts and interceptors, with `fighter_escorts_interceptors`.
+        "action.intercept",
+        "move.escort",
+    ],
 )];
 
 /// What the case reader accepts for one ruleset: v1, and the v2 additions
@@ -532,6 +599,11 @@ impl<'a> Vocabulary<'a> {
     pub fn of(rs: &'a Ruleset) -> Self {
         let additions = ADDITIONS.iter().find(|(name, _)| *name == rs.name).map(|(_, a)| *a).unwrap_or(&[]);
         Vocabulary { rs, additions }
+    }
+
+    /// The ruleset whose vocabulary this is.
+    pub fn ruleset(&self) -> &'a Ruleset {
+        self.rs
     }
 
     fn has(&self, scope: &str, name: &str) -> bool {

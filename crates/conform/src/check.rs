@@ -37,7 +37,7 @@ pub fn shape(vocabulary: &Vocabulary, c: &Value) -> Result<(), String> {
             }
             "tech" => {
                 for (p, list) in want.as_object().ok_or_else(|| format!("{what} must be an object: power → developments"))? {
-                    case::development_set(list).map_err(|e| format!("{what} of {p}: {e}"))?;
+                    case::development_set(vocabulary.ruleset(), list).map_err(|e| format!("{what} of {p}: {e}"))?;
                 }
             }
             "legal" | "illegal" => {
@@ -144,9 +144,27 @@ pub fn check(loaded: &Loaded, c: &Value) -> Result<(), String> {
             "tech" => {
                 for (p, list) in want.as_object().ok_or("check.tech must be an object")? {
                     let pid = case::power(game, &Value::String(p.clone()))?;
-                    let (want, have) = (case::development_set(list)?, s.developments[pid.index()]);
+                    let (want, have) = (case::development_set(&game.ruleset, list)?, s.developments[pid.index()]);
                     if want != have {
                         return Err(format!("tech of {p}: expected {}, found {}", case::development_names(want), case::development_names(have)));
+                    }
+                }
+            }
+            "researchers" => {
+                for (p, n) in want.as_object().ok_or("check.researchers must be an object: power → tokens")? {
+                    let pid = case::power(game, &Value::String(p.clone()))?;
+                    let have = s.researchers[pid.index()] as u64;
+                    if n.as_u64() != Some(have) {
+                        return Err(format!("researchers of {p}: expected {n}, found {have}"));
+                    }
+                }
+            }
+            "damage" => {
+                for (t, n) in want.as_object().ok_or("check.damage must be an object: territory → markers")? {
+                    let at = case::space(game, &Value::String(t.clone()))?;
+                    let have = game.relations().factory_at(at).map_or(0, |f| f.hits as u64);
+                    if n.as_u64() != Some(have) {
+                        return Err(format!("damage at {t}: expected {n}, found {have}"));
                     }
                 }
             }
@@ -222,15 +240,15 @@ fn to_place(s: &GameState, p: PowerId) -> BTreeMap<String, u64> {
 }
 
 /// One part of a power's income (FORMAT v2 `income_detail`); the case
-/// reader lets through only the parts the ruleset has. No ruleset built in
-/// has national objectives yet: 0.
+/// reader lets through only the parts the ruleset has (classic and Europe
+/// have no national objectives: 0).
 fn income_part(game: &Game, p: PowerId, part: &str) -> Result<i64, String> {
     let rel = game.relations();
     let parts = rel.income_parts(p);
     match part {
         "territories" => Ok(parts.territories as i64),
         "convoys" => Ok(parts.convoys as i64),
-        "objectives" => Ok(0),
+        "objectives" => Ok(parts.objectives as i64),
         "middle_east_payment" => Ok(rel.tribute(p, parts.total()).iter().map(|(_, n)| *n as i64).sum()),
         other => Err(format!("income part `{other}` is not read for ruleset {} yet", game.ruleset.name)),
     }

@@ -123,14 +123,21 @@ fn bank_bound(record: &Record) -> u32 {
 
 fn research(record: &Record, out: &mut Vec<Slot>) {
     let max = bank_bound(record);
-    let plain = |n| legal(record, &Action::Research { dice: n, development: None });
+    // Anniversary: researchers work on a chart the player names.
+    for chart in [1, 2] {
+        let on_chart = |n| legal(record, &Action::Research { dice: n, development: None, chart: Some(chart) });
+        if let Some(n) = most(max, on_chart) {
+            out.push(Slot::Ready(json!({"type": "research", "chart": chart, "max_dice": n})));
+        }
+    }
+    let plain = |n| legal(record, &Action::Research { dice: n, development: None, chart: None });
     if let Some(n) = most(max, plain) {
         out.push(Slot::Ready(json!({"type": "research", "max_dice": n})));
         return;
     }
     // With research_breakthrough = "choose" the dice aim at a development.
     for d in Development::CHART {
-        let aimed = |n| legal(record, &Action::Research { dice: n, development: Some(d) });
+        let aimed = |n| legal(record, &Action::Research { dice: n, development: Some(d), chart: None });
         if let Some(n) = most(max, aimed) {
             out.push(Slot::Ready(json!({"type": "research", "development": d.name(), "max_dice": n})));
         }

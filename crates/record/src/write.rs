@@ -46,10 +46,12 @@ pub fn with(mut v: Value, key: &str, value: Value) -> Value {
 /// A rules-core action as a FORMAT.md action.
 pub fn action_to_format(action: &Action, rs: &Ruleset) -> Value {
     match action {
-        Action::Research { dice, development } => {
-            with(json!({"type": "research", "dice": dice}), "development", development.map(|d| json!(d.name())).unwrap_or(Value::Null))
+        Action::Research { dice, development, chart } => {
+            let v = with(json!({"type": "research", "dice": dice}), "development", development.map(|d| json!(d.name())).unwrap_or(Value::Null));
+            with(v, "chart", chart.map(|c| json!(c)).unwrap_or(Value::Null))
         }
         Action::Rocket { from, at } => json!({"type": "rocket", "from": space(rs, *from), "at": space(rs, *at)}),
+        Action::Repair { at, count } => json!({"type": "repair", "at": space(rs, *at), "count": count}),
         Action::Purchase { units } => json!({"type": "purchase", "units": unit_counts(units)}),
         Action::Move { units, route, transport, bombing } => {
             let route: Vec<Value> = route.iter().map(|s| space(rs, *s)).collect();

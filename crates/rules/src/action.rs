@@ -11,11 +11,21 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     /// Buy and roll research dice; with the `research_breakthrough =
-    /// "choose"` option the development aimed at is named.
-    Research { dice: u32, development: Option<Development> },
+    /// "choose"` option the development aimed at is named. Anniversary:
+    /// `dice` researchers bought (0 allowed), every researcher held rolls,
+    /// and a breakthrough rolls on `chart` (1 or 2).
+    Research {
+        dice: u32,
+        development: Option<Development>,
+        #[serde(default)]
+        chart: Option<u8>,
+    },
     /// With the rockets development: an AA gun at `from` fires at the enemy
     /// factory at `at` (combat phase).
     Rocket { from: SpaceId, at: SpaceId },
+    /// Removes `count` damage markers from the complex at `at` (Anniversary,
+    /// purchase phase).
+    Repair { at: SpaceId, count: u32 },
     Purchase { units: Vec<(UnitType, u32)> },
     Move { units: Vec<UnitId>, route: Vec<SpaceId>, transport: Option<UnitId>, bombing: bool },
     EndPhase,

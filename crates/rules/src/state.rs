@@ -97,6 +97,10 @@ pub struct UnitFlags {
     pub new: bool,
     /// An AA gun that fired a rocket this turn.
     pub fired_rocket: bool,
+    /// An industrial complex a rocket struck this turn (AA50 errata p. 12:
+    /// each complex by one rocket launcher a turn).
+    #[serde(default)]
+    pub rocketed: bool,
     /// A submarine that submerged in a battle this turn: out of it for good;
     /// it surfaces when the turn ends (FORMAT.md v2, unit `submerged`).
     pub submerged: bool,
@@ -166,8 +170,12 @@ pub struct GameState {
     pub neutral_fees: i32,
     /// This turn's battles, in the order they were declared.
     pub battles: Vec<Battle>,
-    /// Weapons developments each power has (bit i: chart number i+1).
-    pub developments: Vec<u8>,
+    /// Developments each power has (bit `Development as u16`).
+    pub developments: Vec<u16>,
+    /// Researcher tokens each power holds (Anniversary: kept until a
+    /// breakthrough; lost with the capital, AA50 FAQ: Miscellaneous).
+    #[serde(default)]
+    pub researchers: Vec<u32>,
     /// Who plays with whom: teammates share spaces and win together
     /// (FORMAT.md v2). It starts as the ruleset's sides.
     pub teams: Teams,
@@ -233,7 +241,7 @@ impl GameState {
         self.units.retain(|u| !doomed.contains(&u.id));
     }
     pub fn has_development(&self, p: PowerId, d: Development) -> bool {
-        self.developments[p.index()] & (1 << d as u8) != 0
+        self.developments[p.index()] & d.bit() != 0
     }
 }
 
@@ -289,7 +297,10 @@ impl Winner {
     }
 }
 
-/// The six weapons developments of the classic chart (`rules/classic.md` §4).
+/// Research developments: the six of the classic weapons development chart
+/// (`rules/classic.md` §4) and the Anniversary Edition's two breakthrough
+/// charts (FORMAT.md v2 `tech`), one vocabulary. Which charts a game rolls on
+/// is the ruleset's `research_charts` knob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Development {
@@ -299,9 +310,17 @@ pub enum Development {
     LongRangeAircraft = 3,
     IndustrialTechnology = 4,
     HeavyBombers = 5,
+    AdvancedArtillery = 6,
+    Paratroopers = 7,
+    IncreasedFactoryProduction = 8,
+    WarBonds = 9,
+    MechanizedInfantry = 10,
+    ImprovedShipyards = 11,
+    Radar = 12,
 }
 
 impl Development {
+    /// The classic chart, numbered 1–6.
     pub const CHART: [Development; 6] = [
         Development::JetFighters,
         Development::Rockets,
@@ -310,8 +329,44 @@ impl Development {
         Development::IndustrialTechnology,
         Development::HeavyBombers,
     ];
+    /// Anniversary breakthrough chart 1, land and production (FORMAT.md v2).
+    pub const CHART_1: [Development; 6] = [
+        Development::AdvancedArtillery,
+        Development::Rockets,
+        Development::Paratroopers,
+        Development::IncreasedFactoryProduction,
+        Development::WarBonds,
+        Development::MechanizedInfantry,
+    ];
+    /// Anniversary breakthrough chart 2, air and naval (FORMAT.md v2).
+    pub const CHART_2: [Development; 6] = [
+        Development::SuperSubmarines,
+        Development::JetFighters,
+        Development::ImprovedShipyards,
+        Development::Radar,
+        Development::LongRangeAircraft,
+        Development::HeavyBombers,
+    ];
+    pub const ALL: [Development; 13] = [
+        Development::JetFighters,
+        Development::Rockets,
+        Development::SuperSubmarines,
+        Development::LongRangeAircraft,
+        Development::IndustrialTechnology,
+        Development::HeavyBombers,
+        Development::AdvancedArtillery,
+        Development::Paratroopers,
+        Development::IncreasedFactoryProduction,
+        Development::WarBonds,
+        Development::MechanizedInfantry,
+        Development::ImprovedShipyards,
+        Development::Radar,
+    ];
     pub fn parse(s: &str) -> Option<Development> {
-        Development::CHART.into_iter().find(|d| d.name() == s)
+        Development::ALL.into_iter().find(|d| d.name() == s)
+    }
+    pub fn bit(self) -> u16 {
+        1 << self as u16
     }
     pub fn name(self) -> &'static str {
         match self {
@@ -321,6 +376,13 @@ impl Development {
             Development::LongRangeAircraft => "long_range_aircraft",
             Development::IndustrialTechnology => "industrial_technology",
             Development::HeavyBombers => "heavy_bombers",
+            Development::AdvancedArtillery => "advanced_artillery",
+            Development::Paratroopers => "paratroopers",
+            Development::IncreasedFactoryProduction => "increased_factory_production",
+            Development::WarBonds => "war_bonds",
+            Development::MechanizedInfantry => "mechanized_infantry",
+            Development::ImprovedShipyards => "improved_shipyards",
+            Development::Radar => "radar",
         }
     }
 }

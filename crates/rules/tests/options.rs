@@ -31,6 +31,14 @@ fn unplaced_units_are_lost_or_kept() {
         g.apply(&Action::Purchase { units: vec![(UnitType::Infantry, 2)] }, &mut FixedDice(6)).unwrap();
         end_phases(&mut g, 4); // -> place
         assert_eq!(g.state.phase, Phase::Place);
+        if kept {
+            // Units that can be placed must be: only those beyond every
+            // complex's room wait (AA50 FAQ: Miscellaneous). Moscow has room.
+            let err = g.apply(&Action::EndPhase, &mut FixedDice(6)).unwrap_err();
+            assert_eq!(err.code, "place/must-place");
+            let russia_factories: Vec<_> = g.state.units.iter().filter(|u| u.kind == UnitType::IndustrialComplex && u.owner.0 == 0).map(|u| u.id).collect();
+            g.state.remove_units(&russia_factories);
+        }
         end_phases(&mut g, 1 + 1 + 7 * 4); // place, income, four other powers
         assert_eq!((g.state.round, g.state.phase, g.state.turn.0), (2, Phase::Research, 0));
         let waiting = g.state.purchased.get(&UnitType::Infantry).copied().unwrap_or(0);
@@ -55,10 +63,10 @@ fn research_rolls_the_chart_or_aims_at_a_chosen_development() {
     let mut g = Game::standard(rules(&[("weapons_development", toml::Value::Boolean(true))]));
     // Research is refused when the option is off.
     let mut off = Game::standard(ruleset("classic").unwrap());
-    assert_eq!(off.apply(&Action::Research { dice: 1, development: None }, &mut FixedDice(6)).unwrap_err().code, "research/off");
+    assert_eq!(off.apply(&Action::Research { dice: 1, development: None, chart: None }, &mut FixedDice(6)).unwrap_err().code, "research/off");
     // Roll: a 6 is a breakthrough, the next die (3) picks super submarines.
     let russia = g.state.turn;
-    g.apply(&Action::Research { dice: 2, development: None }, &mut ScriptedDice::new(vec![2, 6, 3])).unwrap();
+    g.apply(&Action::Research { dice: 2, development: None, chart: None }, &mut ScriptedDice::new(vec![2, 6, 3])).unwrap();
     assert!(g.state.has_development(russia, Development::SuperSubmarines));
     assert_eq!(g.state.ipcs[russia.index()], 24 - 10);
 
@@ -66,8 +74,8 @@ fn research_rolls_the_chart_or_aims_at_a_chosen_development() {
         ("weapons_development", toml::Value::Boolean(true)),
         ("research_breakthrough", toml::Value::String("choose".into())),
     ]));
-    assert!(c.apply(&Action::Research { dice: 1, development: None }, &mut FixedDice(6)).is_err());
-    c.apply(&Action::Research { dice: 1, development: Some(Development::JetFighters) }, &mut FixedDice(6)).unwrap();
+    assert!(c.apply(&Action::Research { dice: 1, development: None, chart: None }, &mut FixedDice(6)).is_err());
+    c.apply(&Action::Research { dice: 1, development: Some(Development::JetFighters), chart: None }, &mut FixedDice(6)).unwrap();
     assert!(c.state.has_development(russia, Development::JetFighters));
 }
 
@@ -81,7 +89,7 @@ fn rockets_hit_an_enemy_factory_within_three_spaces() {
     let ger = id(&g, "GER");
     // Without the development, no rockets.
     assert_eq!(g.apply(&Action::Rocket { from: ger, at: id(&g, "LEN") }, &mut FixedDice(4)).unwrap_err().code, "rocket/no-development");
-    g.state.developments[germany.index()] |= 1 << Development::Rockets as u8;
+    g.state.developments[germany.index()] |= Development::Rockets.bit();
     // GER-EEU-... MOS is too far from GER? GER to LEN: GER-EEU-LEN? check both ways by range.
     let before = g.state.ipcs[russia.index()];
     g.apply(&Action::Rocket { from: ger, at: id(&g, "LEN") }, &mut FixedDice(4)).unwrap();
@@ -92,7 +100,7 @@ fn rockets_hit_an_enemy_factory_within_three_spaces() {
     let jpn = id(&g, "JPN");
     let japan = g.ruleset.power_by_name("japan").unwrap();
     g.state.turn = japan;
-    g.state.developments[japan.index()] |= 1 << Development::Rockets as u8;
+    g.state.developments[japan.index()] |= Development::Rockets.bit();
     assert_eq!(g.apply(&Action::Rocket { from: jpn, at: id(&g, "EUS") }, &mut FixedDice(4)).unwrap_err().code, "rocket/range");
 }
 

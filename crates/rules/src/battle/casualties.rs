@@ -113,11 +113,23 @@ pub fn pool(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, targets: 
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct CasualtyChoice {
     pub groups: Vec<(u32, Vec<UnitId>)>,
+    /// Units taken only when nothing else can take the hit: defenseless
+    /// ones (AA50 FAQ: Combat: transports "may only be taken as casualties
+    /// when there is no other choice").
+    pub last: Vec<UnitId>,
 }
 
 impl CasualtyChoice {
     pub fn of(rs: &Ruleset, s: &GameState, b: &Battle, side: BattleSide, groups: &[HitGroup]) -> CasualtyChoice {
-        CasualtyChoice { groups: groups.iter().map(|g| (g.hits, pool(rs, s, b, side, g.targets))).collect() }
+        let groups: Vec<(u32, Vec<UnitId>)> = groups.iter().map(|g| (g.hits, pool(rs, s, b, side, g.targets))).collect();
+        let mut last: Vec<UnitId> = groups
+            .iter()
+            .flat_map(|g| g.1.iter().copied())
+            .filter(|id| s.unit(*id).is_some_and(|u| rs.stats(u.kind).defenseless))
+            .collect();
+        last.sort();
+        last.dedup();
+        CasualtyChoice { groups, last }
     }
 
     /// Every unit some group may take, in battle order, once.
@@ -149,6 +161,31 @@ impl CasualtyChoice {
     /// Whether `chosen` (a unit named once per hit it takes) can be shared
     /// out among the groups.
     pub fn admits(&self, chosen: &[UnitId]) -> bool {
+        if !self.shares_out(chosen) {
+            return false;
+        }
+        // A unit taken last may not stand in for another that could take
+        // its hit instead.
+        if self.last.is_empty() {
+            return true;
+        }
+        let spare: Vec<UnitId> = self
+            .candidates()
+            .into_iter()
+            .filter(|u| !self.last.contains(u) && chosen.iter().filter(|x| *x == u).count() < self.room(*u))
+            .collect();
+        chosen.iter().enumerate().filter(|(_, u)| self.last.contains(u)).all(|(k, _)| {
+            spare.iter().all(|n| {
+                let mut swapped = chosen.to_vec();
+                swapped[k] = *n;
+                !self.shares_out(&swapped)
+            })
+        })
+    }
+
+    /// Whether `chosen` can be shared out among the groups (the matching),
+    /// before the order of loss is asked.
+    fn shares_out(&self, chosen: &[UnitId]) -> bool {
         if let [(hits, eligible)] = self.groups.as_slice() {
             return chosen.len() as u32 <= *hits
                 && chosen.iter().all(|u| chosen.iter().filter(|x| *x == u).count() <= eligible.iter().filter(|x| *x == u).count());
@@ -187,6 +224,19 @@ impl CasualtyChoice {
     /// greedy algorithm, optimal on a matroid). A unit may be listed once
     /// per hit it can take.
     pub fn pick_in_order(&self, order: &[UnitId]) -> Vec<UnitId> {
+        if !self.last.is_empty() {
+            // Units taken last come after every other, whatever the order.
+            let (mut first, then): (Vec<UnitId>, Vec<UnitId>) = order.iter().partition(|u| !self.last.contains(u));
+            first.extend(then);
+            let mut chosen: Vec<UnitId> = Vec::new();
+            for u in first {
+                chosen.push(u);
+                if !self.admits(&chosen) {
+                    chosen.pop();
+                }
+            }
+            return chosen;
+        }
         if let [(hits, eligible)] = self.groups.as_slice() {
             // One group (most steps): the first hits of the order that it
             // may take, each unit at most as often as it is eligible.
@@ -227,7 +277,7 @@ impl CasualtyChoice {
     /// The greedy pick by likeness ascending and descending agree exactly
     /// when every legal set has the same likeness multiset.
     pub fn is_real_choice(&self, s: &GameState) -> bool {
-        if let [(hits, eligible)] = self.groups.as_slice() {
+        if let ([(hits, eligible)], true) = (self.groups.as_slice(), self.last.is_empty()) {
             // One group: a choice unless every hit is taken or all are alike.
             if *hits as usize >= eligible.len() || *hits == 0 {
                 return false;

@@ -90,11 +90,15 @@ pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, R
     if b.kind == BattleKind::Bombing {
         return reject("battle/no-retreat", "a bombing raid is not a battle one retreats from");
     }
+    let partial = b.amphibious && ctx.rs.options.amphibious_retreat == crate::ruleset::AmphibiousRetreat::Partial;
     let movers: Vec<UnitId> = attackers(ctx.rs, ctx.s, b)
         .into_iter()
         .filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air())
+        // Units that landed from transports stay (knob `amphibious_retreat
+        // = partial`).
+        .filter(|id| !(partial && ctx.s.unit(*id).unwrap().flags.unloaded))
         .collect();
-    if b.amphibious {
+    if b.amphibious && !partial {
         let air = movers.len() < attackers(ctx.rs, ctx.s, b).len();
         match ctx.rs.options.amphibious_retreat {
             crate::ruleset::AmphibiousRetreat::Nobody => {
@@ -106,7 +110,7 @@ pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, R
             crate::ruleset::AmphibiousRetreat::AirOnly if !air => {
                 return reject("battle/no-retreat-amphibious", "land units fight an amphibious assault to the end; only fighters and bombers may retreat (EUROPE FAQ: Amphibious Assault)")
             }
-            crate::ruleset::AmphibiousRetreat::AirOnly => {}
+            crate::ruleset::AmphibiousRetreat::AirOnly | crate::ruleset::AmphibiousRetreat::Partial => {}
         }
     }
     if defenders(ctx.rs, ctx.s, b).is_empty() {
@@ -115,7 +119,7 @@ pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, R
     // Only aircraft break off (no destination): those of an attack without
     // land units or ships, or of an amphibious assault whose land units
     // fight on (knob `amphibious_retreat`).
-    if movers.is_empty() || b.amphibious {
+    if movers.is_empty() || (b.amphibious && !partial) {
         return Ok(Vec::new());
     }
     let p = b.attacker;
@@ -132,7 +136,11 @@ pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, R
     if to.is_empty() {
         return reject(
             "battle/no-retreat-space",
-            "there is no friendly space from which the attack came to retreat to (DAAK 4.1(b))",
+            if ctx.rs.options.retreat_to_air_origins {
+                "there is no friendly space from which the attack came to retreat to (DAAK 4.1(b))"
+            } else {
+                "there is no adjacent friendly space from which an attacking land or sea unit moved to retreat to (AA50 errata p. 19)"
+            },
         );
     }
     Ok(to)
@@ -143,8 +151,13 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
     expect_stage(ctx, i, &[Stage::AttackerSubs, Stage::PressOrRetreat])?;
     let allowed = retreat_allowed(ctx, i)?;
     let b = ctx.s.battles[i].clone();
-    let (air, land): (Vec<UnitId>, Vec<UnitId>) =
+    let (air, mut land): (Vec<UnitId>, Vec<UnitId>) =
         attackers(ctx.rs, ctx.s, &b).into_iter().partition(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air());
+    // A partial amphibious retreat: units that landed from transports stay
+    // and fight on; the others go (knob `amphibious_retreat = partial`).
+    let partial = b.amphibious && ctx.rs.options.amphibious_retreat == crate::ruleset::AmphibiousRetreat::Partial;
+    let stay: Vec<UnitId> = if partial { land.iter().copied().filter(|id| ctx.s.unit(*id).unwrap().flags.unloaded).collect() } else { Vec::new() };
+    land.retain(|id| !stay.contains(id));
     let movers: Vec<UnitId> = if allowed.is_empty() {
         if to.is_some() {
             return reject("battle/air-retreat", "aircraft do not retreat to a space: they stay and fly to a landing in non-combat move (DAAK 4.1(b))");
@@ -166,9 +179,24 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
         }
         land.clone()
     };
+    if partial && !stay.is_empty() {
+        if let Some(to) = to {
+            for id in &movers {
+                ctx.s.unit_mut(*id).unwrap().at = to;
+            }
+            ctx.events.push(Event::Withdrew { units: movers.clone(), from: b.at, to: Some(to) });
+        }
+        for id in &air {
+            ctx.s.unit_mut(*id).unwrap().flags.withdrawn = true;
+        }
+        ctx.events.push(Event::Withdrew { units: air, from: b.at, to: None });
+        ctx.s.battles[i].round += 1;
+        ctx.s.battles[i].stage = Stage::AaFire;
+        return run(ctx, i, false);
+    }
     // An amphibious assault's aircraft break off; its land units fight on
     // (EUROPE FAQ: Amphibious Assault, knob `amphibious_retreat`).
-    if b.amphibious && !land.is_empty() {
+    if b.amphibious && !partial && !land.is_empty() {
         for id in &air {
             ctx.s.unit_mut(*id).unwrap().flags.withdrawn = true;
         }

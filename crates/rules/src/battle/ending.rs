@@ -29,7 +29,13 @@ pub(crate) fn finish_if_over(ctx: &mut Ctx<'_>, i: usize) -> bool {
         if !def_helpless.is_empty() && !can_hurt(ctx, &b, &def, false, &att) && can_hurt(ctx, &b, &att, true, &def_helpless) {
             destroy(ctx, i, &def_helpless);
             def.retain(|id| !def_helpless.contains(id));
-        } else if !att_helpless.is_empty() && !can_hurt(ctx, &b, &att, true, &def) && can_hurt(ctx, &b, &def, false, &att_helpless) {
+        } else if !att_helpless.is_empty()
+            && !can_hurt(ctx, &b, &att, true, &def)
+            && can_hurt(ctx, &b, &def, false, &att_helpless)
+            // AA50 FAQ: Combat: an attacking transport that "can still
+            // retreat before it is hit" is not defenseless.
+            && super::decisions::retreat_allowed(ctx, i).is_err()
+        {
             destroy(ctx, i, &att_helpless);
             att.retain(|id| !att_helpless.contains(id));
         }

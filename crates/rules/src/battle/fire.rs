@@ -7,7 +7,7 @@ use super::decisions::{attacker_sub_zones, defender_sub_zones, retreat_allowed};
 use super::ending::finish_if_over;
 use super::round_one::{aa_fire, bombard, bombing_raid, start_of_battle};
 use super::{BattleKind, BattleResult, BattleSide, HitGroup, PendingHits, Removal, Stage, Targets};
-use crate::ruleset::{FirstStrike, SubmarineEscape};
+use crate::ruleset::{FirstStrike, ResearchCharts, SubmarineEscape};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::{UnitId, UnitType};
@@ -315,22 +315,47 @@ pub(crate) fn has_subs(ctx: &Ctx<'_>, i: usize, side: BattleSide) -> bool {
     side_has(ctx.rs, ctx.s, &ctx.s.battles[i], side, |st| st.submarine)
 }
 
-pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> (u8, u8) {
+/// A unit's firing: the value it hits at or under, how many dice it rolls,
+/// and whether only the best of them counts (Anniversary heavy bombers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Firing {
+    pub value: u8,
+    pub dice: u8,
+    pub best_of: bool,
+}
+
+/// How a unit fires, its owner's developments included. The two charts give
+/// the same development different effects (`research_charts`).
+pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> Firing {
     let u = ctx.s.unit(id).unwrap();
     let st = ctx.rs.stats(u.kind);
     let dev = |d| ctx.s.has_development(u.owner, d);
-    let mut value = if attacking { st.attack } else { st.defense };
-    let mut dice = 1;
-    if !attacking && st.carrier_cost() > 0 && dev(Development::JetFighters) {
-        value = 5;
+    let anniversary = ctx.rs.options.research_charts == ResearchCharts::Anniversary;
+    let mut f = Firing { value: if attacking { st.attack } else { st.defense }, dice: 1, best_of: false };
+    let fighter = st.carrier_cost() > 0;
+    if anniversary {
+        // Chart 2: jet fighters attack at 4 (defence unchanged); heavy
+        // bombers roll two dice and the best counts (AA50 errata p. 12).
+        if attacking && fighter && dev(Development::JetFighters) {
+            f.value = 4;
+        }
+        if attacking && st.strategic_bomber && dev(Development::HeavyBombers) {
+            f = Firing { dice: 2, best_of: true, ..f };
+        }
+    } else {
+        if !attacking && fighter && dev(Development::JetFighters) {
+            f.value = 5;
+        }
+        if attacking && st.strategic_bomber && dev(Development::HeavyBombers) {
+            f.dice = 3;
+        }
     }
+    // Super submarines attack one higher (classic 2 → 3; Anniversary "subs
+    // attack at 3"); destroyers never cancel it (AA50 errata p. 29).
     if attacking && st.submarine && dev(Development::SuperSubmarines) {
-        value += 1;
+        f.value += 1;
     }
-    if attacking && st.strategic_bomber && dev(Development::HeavyBombers) {
-        dice = 3;
-    }
-    (value, dice)
+    f
 }
 
 /// One die per firing unit (units with value 0 roll none), in unit-table
@@ -351,10 +376,14 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
     let mut supporters: Vec<(crate::ids::UnitType, u8, u32)> = Vec::new();
     if attacking && ctx.rs.unit_types().any(|u| u.support.is_some()) {
         for id in &order {
-            if let Some(sup) = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).support {
+            let u = ctx.s.unit(*id).unwrap();
+            if let Some(sup) = ctx.rs.stats(u.kind).support {
+                // Advanced Artillery: each artillery supports two infantry
+                // (Anniversary chart 1).
+                let n = if ctx.s.has_development(u.owner, Development::AdvancedArtillery) { 2 } else { 1 };
                 match supporters.iter_mut().find(|(t, v, _)| *t == sup.target && *v == sup.attack) {
-                    Some(entry) => entry.2 += 1,
-                    None => supporters.push((sup.target, sup.attack, 1)),
+                    Some(entry) => entry.2 += n,
+                    None => supporters.push((sup.target, sup.attack, n)),
                 }
             }
         }
@@ -362,7 +391,7 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
     let mut dice = Vec::new();
     let mut scored = Vec::new();
     for id in order {
-        let (mut value, n) = value_of(ctx, id, attacking);
+        let Firing { mut value, dice: n, best_of } = value_of(ctx, id, attacking);
         let kind = ctx.s.unit(id).unwrap().kind;
         if let Some(entry) = supporters.iter_mut().find(|(t, v, left)| *t == kind && *left > 0 && *v > value) {
             value = entry.1;
@@ -378,6 +407,10 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
             if d <= value {
                 hits += 1;
             }
+        }
+        if best_of {
+            // The lowest die counts: one hit at most (FORMAT.md v2, dice).
+            hits = hits.min(1);
         }
         scored.push((id, kind, hits));
     }

@@ -29,9 +29,14 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
     let mut dice = Vec::new();
     let mut hits = 0;
     for id in &firing {
-        let st = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind);
+        let u = ctx.s.unit(*id).unwrap();
+        let st = ctx.rs.stats(u.kind);
+        // AA50 FAQ: Additional Optional Rules: escorts attack at 1, "2 if
+        // the attacker has the Jet Power research breakthrough".
+        let jets = ctx.rs.options.research_charts == crate::ruleset::ResearchCharts::Anniversary
+            && ctx.s.has_development(u.owner, crate::state::Development::JetFighters);
         let value = match (ctx.rs.options.raid_air_combat, side) {
-            (RaidAirCombat::OneAndTwo, BattleSide::Attacker) => 1,
+            (RaidAirCombat::OneAndTwo, BattleSide::Attacker) => 1 + jets as u8,
             (RaidAirCombat::OneAndTwo, BattleSide::Defender) => 2,
             (RaidAirCombat::AttackAndDefense, BattleSide::Attacker) => st.attack,
             (RaidAirCombat::AttackAndDefense, BattleSide::Defender) => st.defense,

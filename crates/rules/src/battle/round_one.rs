@@ -7,8 +7,7 @@ use super::fire::{pend, take_casualties, value_of};
 use super::{BattleKind, BattleResult, BattleSide, HitGroup, Removal, Targets};
 use crate::action::{Event, RuleError};
 use crate::game::Ctx;
-use crate::ids::{PowerId, SpaceId, UnitId};
-use crate::ruleset::BombingCap;
+use crate::ids::{SpaceId, UnitId};
 
 /// Round one: mark who takes part and whether the attack is amphibious (a
 /// land unit attacks straight from a transport that still floats, DAAK
@@ -36,18 +35,36 @@ pub(crate) fn aa_fire(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     let Some(aa) = ctx.s.units.iter().find(|u| u.at == b.at && ctx.rs.stats(u.kind).anti_aircraft > 0 && rel.enemies(b.attacker, u.owner)) else {
         return Ok(());
     };
-    let value = ctx.rs.stats(aa.kind).anti_aircraft;
+    let value = aa_value(ctx, aa);
     let aircraft = pool(ctx.rs, ctx.s, &b, BattleSide::Attacker, Targets::AIRCRAFT);
     let mut dice = Vec::new();
     for _ in &aircraft {
         dice.push(ctx.roll()?);
     }
-    let hits = dice.iter().filter(|d| **d <= value).count() as u32;
+    let struck: Vec<UnitId> = aircraft.iter().zip(&dice).filter(|(_, d)| **d <= value).map(|(id, _)| *id).collect();
+    let hits = struck.len() as u32;
     if !dice.is_empty() {
         ctx.events.push(Event::Rolled { purpose: format!("AA fire at {}", ctx.name(b.at)), dice, hits });
     }
     pend(ctx, i, BattleSide::Attacker, &[HitGroup { targets: Targets::AIRCRAFT, hits }], Removal::Now);
+    // Each aircraft rolls for itself and the ones hit are lost, nobody
+    // chooses (knob `aa_hits_chosen`; rules/anniversary.md §4, TripleA's
+    // "Roll AA Individually", "Choose AA Casualties = false").
+    if hits > 0 && !ctx.rs.options.aa_hits_chosen {
+        take_casualties(ctx, i, &struck);
+    }
     Ok(())
+}
+
+/// The number an AA gun hits aircraft on: its table value, 2 with Radar
+/// (Anniversary chart 2).
+pub(crate) fn aa_value(ctx: &Ctx<'_>, gun: &crate::state::Unit) -> u8 {
+    let value = ctx.rs.stats(gun.kind).anti_aircraft;
+    if ctx.s.has_development(gun.owner, crate::state::Development::Radar) {
+        value.max(2)
+    } else {
+        value
+    }
 }
 
 /// Shore bombardment: each battleship in a zone the landing came from that
@@ -70,6 +87,14 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
         .map(|u| u.id)
         .collect();
     ships.sort_by_key(|id| (ctx.rs.rank(ctx.s.unit(*id).unwrap().kind), *id));
+    // One bombarding ship per land unit landed from a transport (knob
+    // `bombard_per_land_unit`; rules/anniversary.md §4): the strongest fire.
+    if ctx.rs.options.bombard_per_land_unit {
+        let landed = ctx.s.units.iter().filter(|u| u.at == b.at && u.owner == b.attacker && u.landed_from.is_some()).count();
+        ships.sort_by_key(|id| std::cmp::Reverse(ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).bombard));
+        ships.truncate(landed);
+        ships.sort_by_key(|id| (ctx.rs.rank(ctx.s.unit(*id).unwrap().kind), *id));
+    }
     let mut dice = Vec::new();
     let mut hits = 0;
     for id in &ships {
@@ -105,25 +130,18 @@ pub(crate) fn bombing_raid(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError>
     let mut total = 0i32;
     let mut dice = Vec::new();
     for id in &bombers {
-        let (_, n) = value_of(ctx, *id, true);
-        for _ in 0..n {
-            let d = ctx.roll()?;
-            dice.push(d);
-            total += d as i32;
+        let f = value_of(ctx, *id, true);
+        let mut rolled = Vec::new();
+        for _ in 0..f.dice {
+            rolled.push(ctx.roll()?);
         }
+        // Heavy bombers (Anniversary): two dice, the higher counts (AA50
+        // errata p. 12, p. 17).
+        total += if f.best_of { rolled.iter().copied().max().unwrap_or(0) as i32 } else { rolled.iter().map(|d| *d as i32).sum() };
+        dice.extend(rolled);
     }
-    let victim: Option<PowerId> = ctx.rel().factory_at(b.at).map(|f| f.owner);
-    if let Some(victim) = victim {
-        let bank = ctx.s.ipcs[victim.index()];
-        let cap = match ctx.rs.options.bombing_cap {
-            BombingCap::Bank => bank,
-            BombingCap::Territory => bank.min(ctx.rs.map.space(b.at).ipc as i32),
-        };
-        let paid = total.min(cap).max(0);
-        ctx.s.ipcs[victim.index()] -= paid;
-        ctx.events.push(Event::Rolled { purpose: "strategic bombing".into(), dice, hits: 0 });
-        ctx.events.push(Event::Bombed { at: b.at, victim, ipcs: paid });
-    }
+    ctx.events.push(Event::Rolled { purpose: "strategic bombing".into(), dice, hits: 0 });
+    ctx.bomb_factory(b.at, total);
     let result = if bombers.is_empty() { BattleResult::DefenderWon } else { BattleResult::AttackerWon };
     end(ctx, i, result);
     Ok(())

@@ -49,6 +49,12 @@ impl Ctx<'_> {
                 self.s.ipcs[victim.index()] = 0;
                 self.s.ipcs[by.index()] += amount;
                 self.events.push(Event::BankTaken { from: victim, to: by, amount });
+                // AA50 FAQ: Miscellaneous: units waiting in the mobilization
+                // zone and researcher tokens are lost with the capital.
+                if let Some(lost) = self.s.unplaced.remove(&victim) {
+                    self.events.push(Event::LostUnplaced { units: lost.into_iter().collect() });
+                }
+                self.s.researchers[victim.index()] = 0;
             }
             // A freed capital takes back at once every original territory
             // its allies hold, with the factories there; AA guns and other

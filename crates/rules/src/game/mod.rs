@@ -66,6 +66,7 @@ impl Game {
             neutral_fees: 0,
             battles: Vec::new(),
             developments: vec![0; powers],
+            researchers: vec![0; powers],
             teams: crate::state::Teams::from_sides(&ruleset.powers.iter().map(|p| p.side).collect::<Vec<_>>()),
             capitals_held: Vec::new(),
             winner: None,
@@ -78,6 +79,9 @@ impl Game {
     pub fn standard(ruleset: Arc<Ruleset>) -> Game {
         let mut game = Game::empty(ruleset.clone());
         game.state.ipcs = ruleset.setup.ipcs.clone();
+        for &(at, owner) in &ruleset.setup.control {
+            game.state.control[at.index()] = Some(owner);
+        }
         for u in &ruleset.setup.units {
             for _ in 0..u.count {
                 game.state.add_unit(u.kind, u.owner, u.at);
@@ -257,7 +261,8 @@ impl Ctx<'_> {
             return crate::battle::act(self, action);
         }
         match action {
-            Action::Research { dice, development } => self.research(*dice, *development),
+            Action::Research { dice, development, chart } => self.research(*dice, *development, *chart),
+            Action::Repair { at, count } => self.repair_factory(*at, *count),
             Action::Rocket { from, at } => self.rocket(*from, *at),
             Action::Purchase { units } => self.purchase(units),
             Action::Move { units, route, transport, bombing } => self.move_units(units, route, *transport, *bombing),

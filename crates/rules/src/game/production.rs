@@ -3,19 +3,25 @@
 use super::Ctx;
 use crate::action::{reject, Event, RuleError};
 use crate::ids::{SpaceId, UnitType};
-use crate::ruleset::ResearchBreakthrough;
+use crate::ruleset::{BombingCap, ResearchBreakthrough, ResearchCharts};
 use crate::state::{Development, Phase};
 
 /// What one research die costs (`rules/classic.md` §4).
 const RESEARCH_DIE_COST: i32 = 5;
 
 impl Ctx<'_> {
-    pub fn research(&mut self, dice: u32, aim: Option<Development>) -> Result<(), RuleError> {
+    pub fn research(&mut self, dice: u32, aim: Option<Development>, chart: Option<u8>) -> Result<(), RuleError> {
         if self.s.phase != Phase::Research {
             return reject("research/wrong-phase", "research dice are bought in the weapons development phase");
         }
         if !self.rs.options.weapons_development {
             return reject("research/off", "weapons development is off in this game (option weapons_development)");
+        }
+        if self.rs.options.research_charts == ResearchCharts::Anniversary {
+            return self.research_with_researchers(dice, chart);
+        }
+        if chart.is_some_and(|c| c != 1) {
+            return reject("research/chart", "this game has one research chart");
         }
         let p = self.s.turn;
         let choose = self.rs.options.research_breakthrough == ResearchBreakthrough::Choose;
@@ -37,12 +43,12 @@ impl Ctx<'_> {
         let breakthroughs = rolled.iter().filter(|d| **d == 6).count();
         self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthroughs as u32 });
         if let (Some(d), true) = (aim, breakthroughs > 0) {
-            self.s.developments[p.index()] |= 1 << d as u8;
+            self.s.developments[p.index()] |= d.bit();
             self.events.push(Event::Developed { power: p, development: d.name().into() });
             return Ok(());
         }
         for _ in 0..breakthroughs {
-            if choose || self.s.developments[p.index()] == 0b11_1111 {
+            if choose || Development::CHART.iter().all(|d| self.s.has_development(p, *d)) {
                 break;
             }
             // A second die picks the development on the chart; one already
@@ -52,7 +58,7 @@ impl Ctx<'_> {
                 let d = self.roll()?;
                 let dev = Development::CHART[(d - 1) as usize];
                 if !self.s.has_development(p, dev) {
-                    self.s.developments[p.index()] |= 1 << dev as u8;
+                    self.s.developments[p.index()] |= dev.bit();
                     self.events.push(Event::Developed { power: p, development: dev.name().into() });
                     break;
                 }
@@ -65,6 +71,56 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Anniversary research (FORMAT.md v2 `research`; rules/anniversary.md
+    /// §5): buy `dice` researchers at 5 IPCs, then every researcher held
+    /// rolls. Any 6 is one breakthrough: the researchers are discarded and a
+    /// die on `chart` gives that development, one already held rolled
+    /// again. No 6: the researchers stay for a later turn.
+    fn research_with_researchers(&mut self, dice: u32, chart: Option<u8>) -> Result<(), RuleError> {
+        let p = self.s.turn;
+        if self.rel().is_china(p) {
+            return reject("research/china", "China does no research (AA50 FAQ: China)");
+        }
+        let chart = match chart {
+            Some(1) => &Development::CHART_1,
+            Some(2) => &Development::CHART_2,
+            _ => return reject("research/chart", "name the breakthrough chart the researchers work on: 1 (land and production) or 2 (air and naval)"),
+        };
+        let cost = (RESEARCH_DIE_COST as i64 * dice as i64).min(i32::MAX as i64) as i32;
+        if cost > self.s.ipcs[p.index()] {
+            return reject("research/cost", format!("{dice} researchers cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
+        }
+        let held = self.s.researchers[p.index()].saturating_add(dice);
+        if held == 0 {
+            return reject("research/no-researchers", format!("{} holds no researchers: buy at least one", self.power_name(p)));
+        }
+        if chart.iter().all(|d| self.s.has_development(p, *d)) {
+            return reject("research/chart-complete", format!("{} holds every development of that chart", self.power_name(p)));
+        }
+        self.s.ipcs[p.index()] -= cost;
+        let mut rolled = Vec::new();
+        for _ in 0..held {
+            rolled.push(self.roll()?);
+        }
+        let breakthrough = rolled.contains(&6);
+        self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthrough as u32 });
+        if !breakthrough {
+            self.s.researchers[p.index()] = held;
+            return Ok(());
+        }
+        // One breakthrough however many sixes; the researchers go.
+        self.s.researchers[p.index()] = 0;
+        for _ in 0..1000 {
+            let dev = chart[(self.roll()? - 1) as usize];
+            if !self.s.has_development(p, dev) {
+                self.s.developments[p.index()] |= dev.bit();
+                self.events.push(Event::Developed { power: p, development: dev.name().into() });
+                return Ok(());
+            }
+        }
+        reject("dice/stuck", "the dice keep showing developments already owned")
     }
 
     /// Rockets (`rules/classic.md` §4): in the combat phase an AA gun fires
@@ -81,19 +137,30 @@ impl Ctx<'_> {
         let Some(gun) = self.s.units.iter().find(|u| u.at == from && u.owner == p && self.stats(u.kind).anti_aircraft > 0 && u.carried_by.is_none()) else {
             return reject("rocket/no-aa-gun", format!("{} has no AA gun in {}", self.power_name(p), self.name(from)));
         };
-        if gun.flags.fired_rocket {
-            return reject("rocket/fired", "each AA gun fires one rocket a turn");
+        // AA50 errata p. 12: one AA gun per territory launches a turn, and
+        // each complex takes one rocket.
+        if self.s.units.iter().any(|u| u.at == from && u.owner == p && u.flags.fired_rocket) {
+            return reject("rocket/fired", format!("a rocket was already launched from {} this turn", self.name(from)));
         }
         let gun = gun.id;
-        let Some(victim) = self.rel().factory_at(at).map(|f| f.owner).filter(|o| self.rel().enemies(p, *o)) else {
+        let Some(factory) = self.rel().factory_at(at).filter(|f| self.rel().enemies(p, f.owner)) else {
             return reject("rocket/target", format!("{} has no enemy industrial complex", self.name(at)));
         };
-        // Distance over the board (land and sea alike).
+        if factory.flags.rocketed {
+            return reject("rocket/target-struck", format!("the complex in {} was already struck by a rocket this turn", self.name(at)));
+        }
+        let victim = factory.owner;
+        // Distance over the board (land and sea alike); where neutrals are
+        // impassable a rocket does not fly over them (AA50 FAQ: Weapons
+        // Development).
         let mut dist = vec![u8::MAX; self.rs.map.len()];
         dist[from.index()] = 0;
         let mut queue = std::collections::VecDeque::from([from]);
         while let Some(s) = queue.pop_front() {
             for &n in self.rs.map.neighbours(s) {
+                if self.rs.options.neutrals_impassable && self.rs.map.space(n).neutral {
+                    continue;
+                }
                 if dist[n.index()] == u8::MAX {
                     dist[n.index()] = dist[s.index()] + 1;
                     queue.push_back(n);
@@ -104,27 +171,79 @@ impl Ctx<'_> {
             return reject("rocket/range", format!("{} is more than 3 spaces from {}", self.name(at), self.name(from)));
         }
         let d = self.roll()?;
-        let bank = self.s.ipcs[victim.index()];
-        let cap = match self.rs.options.bombing_cap {
-            crate::ruleset::BombingCap::Bank => bank,
-            crate::ruleset::BombingCap::Territory => bank.min(self.rs.map.space(at).ipc as i32),
-        };
-        let paid = (d as i32).min(cap).max(0);
-        self.s.ipcs[victim.index()] -= paid;
         self.s.unit_mut(gun).unwrap().flags.fired_rocket = true;
+        if let Some(f) = self.s.units.iter_mut().find(|u| u.at == at && self.rs.stats(u.kind).factory) {
+            f.flags.rocketed = true;
+        }
         self.events.push(Event::Rolled { purpose: format!("rocket at {}", self.name(at)), dice: vec![d], hits: 0 });
-        self.events.push(Event::Bombed { at, victim, ipcs: paid });
+        let _ = victim;
+        self.bomb_factory(at, d as i32);
         Ok(())
     }
 
-    /// What a unit costs a power (industrial technology takes 1 off).
+    /// A raid's or a rocket's result on the complex at `at`: its owner pays
+    /// `amount` IPCs, capped as `bombing_cap` says, or, where bombing damages
+    /// complexes, the complex takes that many damage markers up to twice the
+    /// territory's value (AA50 errata p. 17; AA50 FAQ: Weapons Development:
+    /// the cap does not grow with Increased Factory Production).
+    pub(crate) fn bomb_factory(&mut self, at: SpaceId, amount: i32) {
+        let Some(factory) = self.rel().factory_at(at) else { return };
+        let (victim, id, damage) = (factory.owner, factory.id, factory.hits as i32);
+        let ipc = self.rs.map.space(at).ipc as i32;
+        let bank = self.s.ipcs[victim.index()];
+        let lost = match self.rs.options.bombing_cap {
+            BombingCap::Bank => amount.min(bank).max(0),
+            BombingCap::Territory => amount.min(bank.min(ipc)).max(0),
+            BombingCap::FactoryDamage => {
+                let added = amount.min(2 * ipc - damage).max(0);
+                let f = self.s.unit_mut(id).unwrap();
+                f.hits = (damage + added).min(u8::MAX as i32) as u8;
+                self.events.push(Event::Bombed { at, victim, ipcs: added });
+                return;
+            }
+        };
+        self.s.ipcs[victim.index()] -= lost;
+        self.events.push(Event::Bombed { at, victim, ipcs: lost });
+    }
+
+    /// What a unit costs a power (industrial technology takes 1 off;
+    /// improved shipyards make sea units cheaper).
     pub fn unit_cost(&self, kind: UnitType) -> i32 {
-        let base = self.stats(kind).cost as i32;
-        if self.s.has_development(self.s.turn, Development::IndustrialTechnology) {
+        let st = self.stats(kind);
+        let base = st.cost as i32;
+        let p = self.by;
+        if self.s.has_development(p, Development::IndustrialTechnology) {
             base - 1
+        } else if st.is_sea() && self.s.has_development(p, Development::ImprovedShipyards) {
+            st.shipyards_cost.map_or(base, |c| c as i32)
         } else {
             base
         }
+    }
+
+    /// Repairs `count` damage markers on `p`'s complex at `at` in its
+    /// purchase phase, 1 IPC each (FORMAT.md v2 `repair`); with Increased
+    /// Factory Production half that, rounded up (the development's second
+    /// sentence, which the errata leave standing; rules/anniversary.md §5).
+    pub fn repair_factory(&mut self, at: SpaceId, count: u32) -> Result<(), RuleError> {
+        let p = self.by;
+        if self.s.phase != Phase::Purchase || p != self.s.turn {
+            return reject("repair/wrong-phase", "damage is repaired in your purchase phase");
+        }
+        let Some(f) = self.rel().factory_at(at).filter(|f| f.owner == p) else {
+            return reject("repair/no-complex", format!("{} has no industrial complex in {}", self.power_name(p), self.name(at)));
+        };
+        let id = f.id;
+        if count == 0 || count > f.hits as u32 {
+            return reject("repair/count", format!("the complex in {} has {} damage markers", self.name(at), f.hits));
+        }
+        let cost = if self.s.has_development(p, Development::IncreasedFactoryProduction) { count.div_ceil(2) } else { count } as i32;
+        if cost > self.s.ipcs[p.index()] {
+            return reject("repair/cost", format!("repairing {count} damage costs {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
+        }
+        self.s.ipcs[p.index()] -= cost;
+        self.s.unit_mut(id).unwrap().hits -= count as u8;
+        Ok(())
     }
 
     pub fn purchase(&mut self, units: &[(UnitType, u32)]) -> Result<(), RuleError> {
@@ -132,6 +251,9 @@ impl Ctx<'_> {
             return reject("purchase/wrong-phase", "units are bought in the purchase phase");
         }
         let p = self.by;
+        if self.rel().is_china(p) {
+            return reject("purchase/china", "China has no IPCs and buys nothing: it receives infantry when its purchase phase ends (AA50 FAQ: China)");
+        }
         // Costs are added in 64 bits: no count, however large, can wrap
         // into a negative price.
         let mut cost: i64 = 0;
@@ -178,6 +300,13 @@ impl Ctx<'_> {
             // captured one places up to the territory's value (DAAK 5.2(b)'s
             // example: "up to 3 units" in Karelia).
             u32::MAX
+        } else if self.rs.options.bombing_cap == BombingCap::FactoryDamage {
+            // AA50: the territory's value less the complex's damage, two more
+            // with Increased Factory Production where it is worth 3 or more
+            // (AA50 errata p. 12; FORMAT.md v2, "Raids").
+            let damage = self.rel().factory_at(t).map_or(0, |f| f.hits as u32);
+            let extra = if space.ipc >= 3 && self.s.has_development(self.s.turn, Development::IncreasedFactoryProduction) { 2 } else { 0 };
+            (space.ipc + extra).saturating_sub(damage)
         } else {
             // New and captured factories place up to the territory's value; one
             // in a territory worth nothing places one (rulebook p. 14, per
@@ -185,6 +314,28 @@ impl Ctx<'_> {
             space.ipc.max(1)
         };
         limit.saturating_sub(self.s.placed.get(&t).copied().unwrap_or(0))
+    }
+
+    /// Whether one more unit of `kind` could be placed somewhere now (AA50
+    /// FAQ: Miscellaneous: "You must mobilize all of your purchased units
+    /// that you are able to").
+    pub(crate) fn placeable_somewhere(&self, kind: UnitType) -> bool {
+        let p = self.s.turn;
+        let st = self.stats(kind);
+        if self.rel().is_china(p) {
+            return self.rs.map.ids().any(|t| {
+                self.rs.map.is_land(t) && self.s.control[t.index()] == Some(p) && self.rel().units_of(p, t).filter(|u| !u.flags.new).count() < 3
+            });
+        }
+        if st.factory {
+            return false;
+        }
+        self.rs.map.ids().any(|t| {
+            self.producing_factory(t)
+                && self.placement_room(t) > 0
+                && (!st.is_sea() || self.rs.map.neighbours(t).iter().any(|z| self.rs.map.is_sea(*z)))
+                && (st.anti_aircraft == 0 || !self.s.units_at(t).any(|u| self.stats(u.kind).anti_aircraft > 0))
+        })
     }
 
     /// A territory whose factory `p` may place at: its own, held since the
@@ -205,6 +356,13 @@ impl Ctx<'_> {
         if total == 0 {
             return reject("place/nothing", "name the units to place");
         }
+        // Units kept from earlier turns are placed with this turn's (AA50
+        // FAQ: Miscellaneous).
+        if let Some(kept) = self.s.unplaced.remove(&p) {
+            for (kind, n) in kept {
+                *self.s.purchased.entry(kind).or_default() += n;
+            }
+        }
         for (kind, n) in units {
             let have = self.s.purchased.get(kind).copied().unwrap_or(0);
             if *n > have {
@@ -214,7 +372,18 @@ impl Ctx<'_> {
         let map = &self.rs.map;
         let sea = map.is_sea(at);
         let mut new_ids = Vec::new();
-        if sea {
+        if self.rel().is_china(p) {
+            // AA50 FAQ: China: in any territory it controls (taken this turn
+            // too) where fewer than three Chinese units stood before it began
+            // placing; allied units do not count, the Flying Tigers do.
+            if sea || self.s.control[at.index()] != Some(p) {
+                return reject("place/china-territory", format!("China places its units in a territory it controls, not {}", self.name(at)));
+            }
+            let before = self.rel().units_of(p, at).filter(|u| !u.flags.new).count();
+            if before >= 3 {
+                return reject("place/china-limit", format!("{} already held {before} Chinese units before placing began: China places only where fewer than three stand", self.name(at)));
+            }
+        } else if sea {
             if units.iter().any(|(k, _)| !self.stats(*k).is_sea()) {
                 return reject("place/land-unit-at-sea", "only ships are placed in sea zones; new fighters go on land with a factory (DAAK 3.4(f))");
             }
@@ -271,3 +440,4 @@ impl Ctx<'_> {
         Ok(())
     }
 }
+

@@ -10,11 +10,13 @@ use crate::state::{GameState, Unit};
 pub struct IncomeParts {
     pub territories: i32,
     pub convoys: i32,
+    /// National objective bonuses met now (Anniversary option).
+    pub objectives: i32,
 }
 
 impl IncomeParts {
     pub fn total(&self) -> i32 {
-        self.territories + self.convoys
+        self.territories + self.convoys + self.objectives
     }
 }
 
@@ -74,6 +76,25 @@ impl<'a> Relations<'a> {
     }
     pub fn has_enemy_ships(&self, p: PowerId, at: SpaceId) -> bool {
         self.enemy_ships(p, at).next().is_some()
+    }
+    /// Whether enemy ships at `at` stop `p`'s ships passing through. Any
+    /// enemy ship does, unless `ships_ignore_subs_and_transports`: then only
+    /// surface warships do (AA50 FAQ: Submarines: "Subs (and/or transports)
+    /// can only be ignored during movement"; a destroyer need not stop for
+    /// a sub), and submarines pass everything but a destroyer (AA50 errata
+    /// p. 29: a destroyer cancels Sub Movement).
+    pub fn ships_stopping(&self, p: PowerId, at: SpaceId, moving_subs_only: bool) -> bool {
+        if !self.rs.options.ships_ignore_subs_and_transports {
+            return self.has_enemy_ships(p, at);
+        }
+        self.enemy_ships(p, at).filter(|u| !u.flags.submerged).any(|u| {
+            let st = self.rs.stats(u.kind);
+            if moving_subs_only {
+                st.anti_submarine
+            } else {
+                !st.submarine && st.transport_capacity() == 0
+            }
+        })
     }
     pub fn on_transport(&self, u: &Unit) -> bool {
         u.carried_by
@@ -145,11 +166,45 @@ impl<'a> Relations<'a> {
     }
     /// What a power collects at the end of its turn, by part: nothing while
     /// an enemy holds its capital (DAAK 5.2(a)).
+    /// China (knob `china_power`) has no IPCs at all (AA50 FAQ: China).
     pub fn income_parts(&self, p: PowerId) -> IncomeParts {
-        if self.capital_lost(p) {
+        if self.capital_lost(p) || self.is_china(p) {
             return IncomeParts::default();
         }
-        IncomeParts { territories: self.territory_value(p), convoys: self.convoy_value(p) }
+        IncomeParts { territories: self.territory_value(p), convoys: self.convoy_value(p), objectives: self.objectives_met(p) }
+    }
+    /// Whether `p` plays by China's rules (knob `china_power`).
+    pub fn is_china(&self, p: PowerId) -> bool {
+        self.rs.powers[p.index()].id == self.rs.options.china_power
+    }
+    /// The national objective bonuses `p` meets now, with the
+    /// `national_objectives` option (rules/anniversary.md §10).
+    pub fn objectives_met(&self, p: PowerId) -> i32 {
+        if !self.rs.options.national_objectives {
+            return 0;
+        }
+        self.rs.objectives.iter().filter(|o| o.power == p && self.objective_met(o)).map(|o| o.bonus as i32).sum()
+    }
+    fn objective_met(&self, o: &crate::ruleset::Objective) -> bool {
+        let p = o.power;
+        let holds = |t: &SpaceId| {
+            self.s.control[t.index()].is_some_and(|q| if o.by_power { q == p } else { self.s.allied(p, q) })
+        };
+        if o.spaces.iter().filter(|t| holds(t)).count() < o.at_least {
+            return false;
+        }
+        let enemy_warship = |z: &SpaceId| {
+            self.enemy_ships(p, *z).any(|u| {
+                let st = self.rs.stats(u.kind);
+                st.transport_capacity() == 0 && !st.submarine
+            })
+        };
+        if o.no_enemy_warships_in.iter().any(enemy_warship) {
+            return false;
+        }
+        // "No other Allied units in Soviet-controlled territories".
+        !(o.no_allied_units_in_own
+            && self.s.units.iter().any(|u| u.owner != p && self.s.allied(u.owner, p) && self.rs.map.is_land(u.at) && self.s.control[u.at.index()] == Some(p)))
     }
     pub fn income(&self, p: PowerId) -> i32 {
         self.income_parts(p).total()

@@ -33,14 +33,49 @@ impl Ctx<'_> {
                         format!("every declared battle must be fought before combat ends: {}", open.join(", ")),
                     );
                 }
+                // Interceptors whose territory fell and that found no other
+                // landing are lost (AA50 FAQ: Additional Optional Rules).
+                let rel = self.rel();
+                let stranded: Vec<(crate::ids::UnitId, crate::ids::UnitType, PowerId, SpaceId)> = self
+                    .s
+                    .units
+                    .iter()
+                    .filter(|u| u.flags.intercepting && rel.enemy_land(u.owner, u.at))
+                    .map(|u| (u.id, u.kind, u.owner, u.at))
+                    .collect();
+                for (id, kind, owner, at) in stranded {
+                    self.s.remove_units(&[id]);
+                    self.events.push(Event::Destroyed { units: vec![(id, kind, owner)], at });
+                }
             }
             Phase::NoncombatMove => self.land_aircraft(),
-            Phase::Place => self.lose_unplaced(),
+            Phase::Place => {
+                // China's infantry are received, not bought: what it does not
+                // place waits like any unplaced unit.
+                if self.rs.options.unplaced_units_kept && !self.rel().is_china(self.s.turn) {
+                    if let Some(kind) = self.s.purchased.iter().filter(|(_, n)| **n > 0).map(|(k, _)| *k).find(|k| self.placeable_somewhere(*k)) {
+                        return reject(
+                            "place/must-place",
+                            format!("{kind} can still be placed: units are held back only when no complex has room for them (AA50 FAQ: Miscellaneous)"),
+                        );
+                    }
+                }
+                self.lose_unplaced()
+            }
+            Phase::Purchase if self.rel().is_china(self.s.turn) => self.receive_chinese_infantry(),
             Phase::Income => {
                 let p = self.s.turn;
                 let amount = self.rel().income(p);
                 self.s.ipcs[p.index()] += amount;
                 self.events.push(Event::Income { power: p, amount });
+                // War bonds: one die of IPCs as the income phase ends, never
+                // part of `income` (FORMAT.md v2, `income_detail`); not while
+                // the capital is lost, as no income is collected then.
+                if self.s.has_development(p, crate::state::Development::WarBonds) && !self.rel().capital_lost(p) {
+                    let d = self.roll()?;
+                    self.s.ipcs[p.index()] += d as i32;
+                    self.events.push(Event::Rolled { purpose: "war bonds".into(), dice: vec![d], hits: 0 });
+                }
                 for (to, paid) in self.rel().tribute(p, amount) {
                     self.s.ipcs[p.index()] -= paid;
                     self.s.ipcs[to.index()] += paid;
@@ -85,7 +120,10 @@ impl Ctx<'_> {
         }
         let p = self.s.turn;
         let mut repaired = Vec::new();
-        for u in self.s.units.iter_mut().filter(|u| u.owner == p && u.hits > 0) {
+        // A complex's damage markers stay until they are repaired for IPCs
+        // (FORMAT.md v2 `repair`).
+        let rs = self.rs;
+        for u in self.s.units.iter_mut().filter(|u| u.owner == p && u.hits > 0 && !rs.stats(u.kind).factory) {
             u.hits = 0;
             repaired.push(u.id);
         }
@@ -130,11 +168,28 @@ impl Ctx<'_> {
         self.events.push(Event::PhaseStarted { power: p, phase: self.s.phase, round: self.s.round });
     }
 
-    /// Clears last turn's bookkeeping.
+    /// China's free infantry (AA50 FAQ: China): one per two territories it
+    /// controls when its purchase phase ends, rounded down, placed in its
+    /// place phase.
+    fn receive_chinese_infantry(&mut self) {
+        let p = self.s.turn;
+        let held = self.rs.map.ids().filter(|t| self.rs.map.is_land(*t) && self.s.control[t.index()] == Some(p)).count() as u32;
+        let infantry = held / 2;
+        if infantry > 0 && self.rs.unit(crate::ids::UnitType::Infantry).is_some() {
+            *self.s.purchased.entry(crate::ids::UnitType::Infantry).or_default() += infantry;
+            self.events.push(Event::Purchased { power: p, units: vec![(crate::ids::UnitType::Infantry, infantry)], cost: 0 });
+        }
+    }
+
+    /// Clears last turn's bookkeeping. China's turn continues the US turn
+    /// for what was captured this turn (AA50 FAQ: China: "they act during
+    /// the same turn"; FORMAT.md v2, "China").
     pub fn begin_turn(&mut self) {
         let p = self.s.turn;
-        self.s.start_control = self.s.control.clone();
-        self.s.conquered.iter_mut().for_each(|c| *c = false);
+        if !self.rel().is_china(p) {
+            self.s.start_control = self.s.control.clone();
+            self.s.conquered.iter_mut().for_each(|c| *c = false);
+        }
         // Units kept from an earlier turn wait to be placed again.
         self.s.purchased = self.s.unplaced.remove(&p).unwrap_or_default();
         self.s.placed.clear();
@@ -164,8 +219,10 @@ impl Ctx<'_> {
     /// `capital_victory_checked`: or of every turn); the Magic-84 economic
     /// victory only at the end of the US turn, the end of the round.
     fn check_victory(&mut self) {
-        if self.rs.options.capital_victory == crate::ruleset::CapitalVictory::HoldOneForARound {
-            return self.check_capitals_held_for_a_round();
+        match self.rs.options.capital_victory {
+            crate::ruleset::CapitalVictory::HoldOneForARound => return self.check_capitals_held_for_a_round(),
+            crate::ruleset::CapitalVictory::VictoryCities => return self.check_victory_cities(),
+            crate::ruleset::CapitalVictory::TwoCapitals => {}
         }
         let rel = self.rel();
         // A power without a capital gives none to take.
@@ -230,6 +287,29 @@ impl Ctx<'_> {
         }
     }
 
+    /// Knob `capital_victory = victory_cities` (Anniversary): at the end of a
+    /// round, after the last power's turn, a side controlling at least
+    /// `victory_cities` victory cities wins (FORMAT.md v2, "Victory": nothing
+    /// else is asked).
+    fn check_victory_cities(&mut self) {
+        if self.s.turn_index() + 1 != self.s.order.len() {
+            return;
+        }
+        let need = self.rs.options.victory_cities as usize;
+        let cities: Vec<SpaceId> = self.rs.map.ids().filter(|t| self.rs.map.space(*t).victory_city).collect();
+        for side in [Side::Axis, Side::Allies] {
+            let team = side.name();
+            let held = cities.iter().filter(|c| self.s.control[c.index()].is_some_and(|q| self.s.teams.team_of(q) == Some(team))).count();
+            if need > 0 && held >= need {
+                let winner = Winner::team(&self.s.teams, team);
+                let reason = format!("the {team} control {held} victory cities (of {} needed)", need);
+                self.s.winner = Some(winner.clone());
+                self.events.push(Event::Victory { winner, reason });
+                return;
+            }
+        }
+    }
+
     /// Units bought but not placed are lost in classic; an option keeps them.
     fn lose_unplaced(&mut self) {
         if self.s.purchased.is_empty() {
@@ -237,7 +317,10 @@ impl Ctx<'_> {
         }
         if self.rs.options.unplaced_units_kept {
             let kept = std::mem::take(&mut self.s.purchased);
-            self.s.unplaced.insert(self.s.turn, kept);
+            let waiting = self.s.unplaced.entry(self.s.turn).or_default();
+            for (kind, n) in kept {
+                *waiting.entry(kind).or_default() += n;
+            }
             return;
         }
         let units: Vec<_> = std::mem::take(&mut self.s.purchased).into_iter().filter(|(_, n)| *n > 0).collect();

@@ -3,7 +3,7 @@
 
 use super::map::{Canal, Convoy, Map, Space, SpaceKind};
 use super::options::{OptionDecl, Options};
-use super::{Cargo, FirstStrike, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
+use super::{Cargo, FirstStrike, Objective, PowerInfo, Ruleset, Setup, SetupUnit, Support, TurnStructure, UnitStats};
 use crate::state::Phase;
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use serde::Deserialize;
@@ -78,6 +78,25 @@ struct RulesetToml {
     /// The options players may set, with types, defaults and docs.
     #[serde(default)]
     option: Vec<OptionDecl>,
+    /// National objectives (Anniversary), paid with `national_objectives`.
+    #[serde(default)]
+    objective: Vec<ObjectiveToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectiveToml {
+    power: String,
+    bonus: u32,
+    spaces: Vec<String>,
+    at_least: Option<usize>,
+    #[serde(default)]
+    by: Option<String>,
+    #[serde(default)]
+    no_enemy_warships_in: Vec<String>,
+    #[serde(default)]
+    no_allied_units_in_own: bool,
+    text: String,
 }
 
 #[derive(Deserialize)]
@@ -137,6 +156,9 @@ struct UnitToml {
     defenseless: bool,
     #[serde(default = "yes")]
     buyable: bool,
+    /// Its cost with the Improved Shipyards development (Anniversary).
+    #[serde(default)]
+    shipyards_cost: Option<u32>,
 }
 
 fn one() -> u8 {
@@ -183,6 +205,9 @@ struct SpaceToml {
     /// The power that pays this territory's value to an enemy holding it
     /// (Europe's Middle East).
     paid_by: Option<String>,
+    /// A victory city (Anniversary: the 18 of `anniversary-ids.tsv`).
+    #[serde(default)]
+    victory_city: bool,
     adjacent: Vec<String>,
 }
 
@@ -206,6 +231,11 @@ struct CanalToml {
 #[serde(deny_unknown_fields)]
 struct SetupToml {
     ipcs: BTreeMap<String, i32>,
+    /// Territories a power other than their original owner holds at the
+    /// start (Anniversary: Japan in Manchuria and Kiangsu; the 1942
+    /// scenario's conquests).
+    #[serde(default)]
+    control: BTreeMap<String, String>,
     units: Vec<SetupEntryToml>,
 }
 
@@ -381,6 +411,7 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             island_in,
             convoy,
             paid_by,
+            victory_city: s.victory_city,
             adjacent,
         });
     }
@@ -512,6 +543,7 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             first_strike: u.first_strike,
             defenseless: u.defenseless,
             buyable: u.buyable,
+            shipyards_cost: u.shipyards_cost,
         });
         if u.hit_points == 0 {
             problems.add(&rs_file, &entry, "`hit_points` is at least 1");
@@ -589,6 +621,18 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             None => problems.add(&setup_file, format!("ipcs.{name}"), "not a power of this ruleset"),
         }
     }
+    let mut control = Vec::new();
+    for (t, p) in &setup_toml.control {
+        let entry = format!("control.{t}");
+        match (space_ids.get(t.as_str()), power_ids.get(p.as_str())) {
+            (Some(&at), Some(&owner)) if spaces[at.index()].kind == SpaceKind::Land && !spaces[at.index()].neutral => {
+                control.push((at, owner))
+            }
+            (Some(_), Some(_)) => problems.add(&setup_file, entry, "only a land territory that is not neutral is held at the start"),
+            (None, _) => problems.add(&setup_file, entry, format!("`{t}` is not a space of the map")),
+            (_, None) => problems.add(&setup_file, entry, format!("`{p}` is not a power of this ruleset")),
+        }
+    }
     let mut setup_units = Vec::new();
     for e in &setup_toml.units {
         let entry = format!("units at {} ({})", e.at, e.owner);
@@ -620,6 +664,62 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         }
         Options::new(&toml::Table::new(), Vec::new()).expect("no options are valid options")
     });
+    let mut objectives = Vec::new();
+    for (i, o) in rs.objective.iter().enumerate() {
+        let entry = format!("objective {} ({})", i + 1, o.power);
+        let Some(&power) = power_ids.get(o.power.as_str()) else {
+            problems.add(&rs_file, &entry, format!("`{}` is not a power of this ruleset", o.power));
+            continue;
+        };
+        let ids = |list: &[String], want_sea: bool, problems: &mut Problems| -> Vec<SpaceId> {
+            list.iter()
+                .filter_map(|n| match space_ids.get(n.as_str()) {
+                    Some(&id) if (spaces[id.index()].kind == SpaceKind::Sea) == want_sea => Some(id),
+                    Some(_) => {
+                        problems.add(&rs_file, &entry, format!("`{n}` is not a {} of the map", if want_sea { "sea zone" } else { "land territory" }));
+                        None
+                    }
+                    None => {
+                        problems.add(&rs_file, &entry, format!("`{n}` is not a space of the map"));
+                        None
+                    }
+                })
+                .collect()
+        };
+        let objective_spaces = ids(&o.spaces, false, &mut problems);
+        let zones = ids(&o.no_enemy_warships_in, true, &mut problems);
+        let at_least = o.at_least.unwrap_or(o.spaces.len());
+        if at_least == 0 || at_least > o.spaces.len() {
+            problems.add(&rs_file, &entry, "`at_least` is between 1 and the number of spaces");
+        }
+        let by_power = match o.by.as_deref() {
+            None | Some("side") => false,
+            Some("power") => true,
+            Some(other) => {
+                problems.add(&rs_file, &entry, format!("`by` is `side` or `power`, not `{other}`"));
+                false
+            }
+        };
+        objectives.push(Objective {
+            power,
+            bonus: o.bonus,
+            spaces: objective_spaces,
+            at_least,
+            by_power,
+            no_enemy_warships_in: zones,
+            no_allied_units_in_own: o.no_allied_units_in_own,
+            text: o.text.clone(),
+        });
+    }
+    // Knobs that name spaces must name this map's.
+    for name in options.china_territories.iter().chain(Some(&options.dardanelles_zone).filter(|z| !z.is_empty())) {
+        if !space_ids.contains_key(name.as_str()) {
+            problems.add(&rs_file, "rules", format!("`{name}` is not a space of the map"));
+        }
+    }
+    if !options.china_power.is_empty() && !power_ids.contains_key(options.china_power.as_str()) {
+        problems.add(&rs_file, "rules.china_power", format!("`{}` is not a power of this ruleset", options.china_power));
+    }
     let map = Map::new(spaces, canals);
     let table: Vec<UnitType> = rs.unit.iter().filter_map(|u| UnitType::parse(&u.kind)).collect();
     let ranks = UnitType::ALL.iter().map(|t| table.iter().position(|x| x == t).unwrap_or(usize::MAX)).collect();
@@ -634,7 +734,8 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         options,
         scenario: chosen.map(|sc| sc.name.clone()),
         turn: TurnStructure { order: turn_order, round_phases, turn_phases },
-        setup: Setup { ipcs, units: Vec::new() },
+        setup: Setup { ipcs, control, units: Vec::new() },
+        objectives,
     };
     for problem in crate::setup::placement_problems(&ruleset, &setup_units) {
         problems.add(&setup_file, problem.0, problem.1);

@@ -34,6 +34,8 @@ pub struct Space {
     /// The power that pays this territory's value to the enemy holding it,
     /// which is worth nothing to anyone otherwise (Europe's Middle East).
     pub paid_by: Option<PowerId>,
+    /// A victory city (Anniversary, AA50 rules: victory conditions).
+    pub victory_city: bool,
     pub adjacent: Vec<SpaceId>,
 }
 

@@ -8,7 +8,7 @@ mod options;
 
 pub use load::{load_ruleset_files, load_scenario, DataError, RulesetFiles};
 pub use map::{Canal, Convoy, Map, Space, SpaceKind};
-pub use options::{AmphibiousRetreat, BombingCap, RaidAirCombat, CapitalVictory, OptionDecl, OptionType, Options, ResearchBreakthrough, RuleKnobs, SubWithdrawalText, SubmarineEscape, TransportUnloading, VictoryCheck};
+pub use options::{AmphibiousRetreat, BombingCap, RaidAirCombat, CapitalVictory, OptionDecl, OptionType, Options, ResearchBreakthrough, ResearchCharts, RuleKnobs, SubWithdrawalText, SubmarineEscape, TransportUnloading, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use std::collections::BTreeMap;
@@ -118,6 +118,8 @@ pub struct UnitStats {
     pub defenseless: bool,
     /// Whether it can be bought.
     pub buyable: bool,
+    /// Its cost with the Improved Shipyards development (Anniversary).
+    pub shipyards_cost: Option<u32>,
 }
 
 impl UnitStats {
@@ -166,6 +168,9 @@ pub struct SetupUnit {
 #[derive(Clone, Debug)]
 pub struct Setup {
     pub ipcs: Vec<i32>,
+    /// Territories held at the start by a power other than their original
+    /// owner.
+    pub control: Vec<(SpaceId, PowerId)>,
     pub units: Vec<SetupUnit>,
 }
 
@@ -186,6 +191,27 @@ pub struct Ruleset {
     pub scenario: Option<String>,
     pub turn: TurnStructure,
     pub setup: Setup,
+    /// National objectives (Anniversary), paid with `national_objectives`.
+    pub objectives: Vec<Objective>,
+}
+
+/// One national objective: a bonus its power collects with its income while
+/// the condition holds (rules/anniversary.md §10).
+#[derive(Clone, Debug)]
+pub struct Objective {
+    pub power: PowerId,
+    pub bonus: u32,
+    /// Territories to control: all of them, or `at_least` of them.
+    pub spaces: Vec<SpaceId>,
+    pub at_least: usize,
+    /// Controlled by the power itself (else by its side).
+    pub by_power: bool,
+    /// No enemy surface warship in any of these zones.
+    pub no_enemy_warships_in: Vec<SpaceId>,
+    /// No other power's units in the territories the power controls.
+    pub no_allied_units_in_own: bool,
+    /// The condition in words.
+    pub text: String,
 }
 
 impl Ruleset {
@@ -249,10 +275,10 @@ impl Ruleset {
 }
 
 /// The names of the rulesets built into this binary.
-pub const RULESET_NAMES: &[&str] = &["classic", "europe"];
+pub const RULESET_NAMES: &[&str] = &["classic", "europe", "anniversary-1941", "anniversary-1942"];
 
 /// Rulesets FORMAT.md v2 names that are planned but not built in yet.
-pub const PLANNED_RULESETS: &[&str] = &["anniversary-1941", "anniversary-1942", "alternative"];
+pub const PLANNED_RULESETS: &[&str] = &["alternative"];
 
 /// The embedded text of a built-in ruleset's files.
 pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
@@ -268,6 +294,15 @@ pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
             ruleset: include_str!("../../../../rulesets/europe/ruleset.toml"),
             map: include_str!("../../../../rulesets/europe/map.toml"),
             setups: vec![("setup.toml", include_str!("../../../../rulesets/europe/setup.toml"))],
+        }),
+        "anniversary" => Some(RulesetFiles {
+            dir: "rulesets/anniversary",
+            ruleset: include_str!("../../../../rulesets/anniversary/ruleset.toml"),
+            map: include_str!("../../../../rulesets/anniversary/map.toml"),
+            setups: vec![
+                ("setup-1941.toml", include_str!("../../../../rulesets/anniversary/setup-1941.toml")),
+                ("setup-1942.toml", include_str!("../../../../rulesets/anniversary/setup-1942.toml")),
+            ],
         }),
         _ => None,
     }

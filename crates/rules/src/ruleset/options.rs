@@ -39,6 +39,12 @@ pub enum BombingCap {
     Bank,
     /// At most the bombed territory's IPC value, and never below zero.
     Territory,
+    /// The bank is untouched: the bombed industrial complex takes damage
+    /// markers, at most twice the territory's IPC value, each lowering what
+    /// it can place by one until repaired (AA50 errata p. 17; FORMAT.md v2,
+    /// "Raids"; AA50 FAQ: Weapons Development: Increased Factory Production
+    /// does not raise the cap).
+    FactoryDamage,
 }
 
 /// When the capital victories are checked. DAAK 5.1 says only that the game
@@ -77,6 +83,10 @@ pub enum CapitalVictory {
     /// Allies' win by Germany's capital held the same way is the reading
     /// chosen where rules/europe.md §11 is [UNSURE].
     HoldOneForARound,
+    /// Capitals win nothing by themselves: a side controlling at least
+    /// `victory_cities` of the map's victory cities at the end of a round
+    /// wins (Anniversary; FORMAT.md v2, "Victory and surrender").
+    VictoryCities,
 }
 
 /// Who may retreat from an amphibious assault.
@@ -90,6 +100,23 @@ pub enum AmphibiousRetreat {
     /// and bombers can retreat from an amphibious assault"; "none of his
     /// units can retreat, including the tank that wasn't transported").
     AirOnly,
+    /// Units that landed from transports stay; the others (aircraft, land
+    /// units that came overland) may retreat (TripleA's "Partial Amphibious
+    /// Retreat", rules/anniversary.md §4).
+    Partial,
+}
+
+/// Which research charts a game rolls on, and how research is bought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResearchCharts {
+    /// Classic weapons development: research dice bought and rolled at
+    /// once, one chart (`rules/classic.md` §4).
+    Classic,
+    /// The Anniversary Edition: researcher tokens (5 IPCs) kept until a
+    /// breakthrough, one breakthrough a turn however many sixes, rolled on
+    /// the chart the player names (1 or 2) (FORMAT.md v2 `research`).
+    Anniversary,
 }
 
 /// The dice of a raid's air combat between escorts and interceptors.
@@ -213,6 +240,45 @@ pub struct RuleKnobs {
     /// (EUROPE FAQ: Submarines: "if there is a way to apportion hits so they
     /// result in losses, the losses must be taken").
     pub bystanders_share_losses: bool,
+    pub research_charts: ResearchCharts,
+    /// The power playing by China's rules (Anniversary; empty: none): no
+    /// IPCs, no purchases, no research; one free infantry per two
+    /// territories it holds when its purchase phase ends, placed where fewer
+    /// than three of its units stand; its units never leave
+    /// `china_territories` (AA50 FAQ: China).
+    pub china_power: String,
+    pub china_territories: Vec<String>,
+    /// AA guns fire at aircraft flying over their territory in combat move
+    /// (classic, Europe: FORMAT.md v1); false: only in a battle or raid in
+    /// their own territory (Anniversary, FORMAT.md v2 judging notes).
+    pub aa_fires_at_overflights: bool,
+    /// Bombardment: at most one bombarding ship per land unit unloaded from
+    /// a transport into the assault (TripleA's "Shore Bombard Per Ground
+    /// Unit Restricted", rules/anniversary.md §4).
+    pub bombard_per_land_unit: bool,
+    /// National objective bonuses in the collect income phase (Anniversary
+    /// optional rule; the objectives are the ruleset's `[[objective]]`s).
+    pub national_objectives: bool,
+    /// Victory cities a side must hold at the end of a round to win, with
+    /// `capital_victory = "victory_cities"`.
+    pub victory_cities: u32,
+    /// No sea unit enters or leaves `dardanelles_zone`; air units pass
+    /// (AA50 FAQ: Additional Optional Rules).
+    pub dardanelles_closed: bool,
+    pub dardanelles_zone: String,
+    /// Ships pass zones holding only enemy submarines and transports, and
+    /// submarines pass any zone without an enemy destroyer (Anniversary:
+    /// TripleA's "Ignore Transport/Sub In Movement", AA50 FAQ: Submarines);
+    /// false: any enemy ship stops ships passing (DAAK).
+    pub ships_ignore_subs_and_transports: bool,
+    /// Attackers may retreat to spaces attacking aircraft came from (DAAK
+    /// 4.1(b): "from which attacking units came"); false: only where an
+    /// attacking land or sea unit moved from (AA50 errata p. 19).
+    pub retreat_to_air_origins: bool,
+    /// The attacker chooses which aircraft AA hits take (DAAK 3.1); false:
+    /// each aircraft rolls its own die and those hit are lost (Anniversary:
+    /// TripleA's "Choose AA Casualties = false", rules/anniversary.md §4).
+    pub aa_hits_chosen: bool,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -246,6 +312,18 @@ impl Default for RuleKnobs {
             enemy_submarines_block_loading: false,
             patriotic_war: String::new(),
             bystanders_share_losses: false,
+            research_charts: ResearchCharts::Classic,
+            china_power: String::new(),
+            china_territories: Vec::new(),
+            aa_fires_at_overflights: true,
+            bombard_per_land_unit: false,
+            national_objectives: false,
+            victory_cities: 0,
+            dardanelles_closed: false,
+            dardanelles_zone: String::new(),
+            ships_ignore_subs_and_transports: false,
+            retreat_to_air_origins: true,
+            aa_hits_chosen: true,
         }
     }
 }
@@ -276,9 +354,17 @@ pub struct OptionDecl {
     pub default: toml::Value,
     /// What it does and where the reading comes from.
     pub doc: String,
+    /// The engine knob it sets, where the documented name differs (the
+    /// Anniversary `fighter_escorts_interceptors` sets `raid_escorts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub knob: Option<String>,
 }
 
 impl OptionDecl {
+    /// The knob this option sets.
+    pub fn knob_name(&self) -> &str {
+        self.knob.as_deref().unwrap_or(&self.name)
+    }
     /// Whether `value` is of this option's type.
     pub fn check(&self, value: &toml::Value) -> Result<(), String> {
         let ok = match (&self.kind, value) {
@@ -326,18 +412,18 @@ impl Options {
         for (k, v) in fixed {
             if !table.contains_key(k) {
                 problems.push((format!("rules.{k}"), format!("`{k}` is not a rule of the engine")));
-            } else if declared.iter().any(|d| d.name == *k) {
+            } else if declared.iter().any(|d| d.knob_name() == k) {
                 problems.push((format!("rules.{k}"), format!("`{k}` is declared as an option too: give it one place")));
             }
             table.insert(k.clone(), v.clone());
         }
         for (i, d) in declared.iter().enumerate() {
             let entry = format!("option {} ({})", i + 1, d.name);
-            if !table.contains_key(&d.name) {
-                problems.push((entry, format!("`{}` is not a rule of the engine", d.name)));
+            if !table.contains_key(d.knob_name()) {
+                problems.push((entry, format!("`{}` is not a rule of the engine", d.knob_name())));
                 continue;
             }
-            if declared[..i].iter().any(|e| e.name == d.name) {
+            if declared[..i].iter().any(|e| e.name == d.name || e.knob_name() == d.knob_name()) {
                 problems.push((entry.clone(), format!("`{}` is declared twice", d.name)));
             }
             if d.kind == OptionType::Choice && d.values.is_empty() {
@@ -347,7 +433,7 @@ impl Options {
                 problems.push((entry, format!("default: {e}")));
                 continue;
             }
-            table.insert(d.name.clone(), d.default.clone());
+            table.insert(d.knob_name().to_string(), d.default.clone());
         }
         let knobs = match table.try_into::<RuleKnobs>() {
             Ok(k) => k,
@@ -380,7 +466,7 @@ impl Options {
         };
         decl.check(value)?;
         let mut table = toml::Table::try_from(&self.knobs).map_err(|e| e.to_string())?;
-        table.insert(name.to_string(), value.clone());
+        table.insert(decl.knob_name().to_string(), value.clone());
         self.knobs = table.try_into().map_err(|e: toml::de::Error| format!("option `{name}`: {}", e.message()))?;
         Ok(())
     }
@@ -389,11 +475,11 @@ impl Options {
     /// name), for saves and logs.
     pub fn canonical(&self) -> String {
         let table = toml::Table::try_from(&self.knobs).expect("knobs serialise");
-        let mut names: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
-        names.sort();
-        names
+        let mut decls: Vec<&OptionDecl> = self.declared.iter().collect();
+        decls.sort_by(|a, b| a.name.cmp(&b.name));
+        decls
             .iter()
-            .filter_map(|k| table.get(*k).map(|v| format!("{k}={v}")))
+            .filter_map(|d| table.get(d.knob_name()).map(|v| format!("{}={v}", d.name)))
             .collect::<Vec<_>>()
             .join(",")
     }
@@ -438,7 +524,7 @@ mod tests {
 
     #[test]
     fn list_and_object_values() {
-        let d = OptionDecl { name: "x".into(), kind: OptionType::List, values: vec![], default: toml::Value::Array(vec![]), doc: String::new() };
+        let d = OptionDecl { name: "x".into(), kind: OptionType::List, values: vec![], default: toml::Value::Array(vec![]), doc: String::new(), knob: None };
         assert!(d.check(&toml::Value::Array(vec![toml::Value::String("usa".into())])).is_ok());
         assert!(d.check(&toml::Value::Boolean(true)).unwrap_err().contains("is a list"));
         let d = OptionDecl { kind: OptionType::Object, default: toml::Value::Table(Default::default()), ..d };

@@ -107,7 +107,10 @@ impl Ctx<'_> {
             }
         }
         if combat {
-            let overflown: Vec<SpaceId> = route[1..route.len() - 1].to_vec();
+            // Anniversary: AA guns fire only in their own territory's battle
+            // or raid (FORMAT.md v2 judging notes).
+            let overflown: Vec<SpaceId> =
+                if self.rs.options.aa_fires_at_overflights { route[1..route.len() - 1].to_vec() } else { Vec::new() };
             for t in overflown {
                 self.overflight_aa_fire(p, t, units, dest)?;
             }
@@ -117,7 +120,10 @@ impl Ctx<'_> {
             if bombing {
                 self.declare_bombing(dest, route);
             } else if battle_there {
-                self.declare_battle(dest, route, false);
+                // AA50 errata p. 19: a retreat goes only where an attacking
+                // land or sea unit came from, so aircraft routes name none.
+                let origins = if self.rs.options.retreat_to_air_origins { route } else { &route[route.len() - 1..] };
+                self.declare_battle(dest, origins, false);
             }
         }
         Ok(())

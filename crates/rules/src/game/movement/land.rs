@@ -3,8 +3,8 @@
 
 use crate::action::{reject, RuleError};
 use crate::game::Ctx;
-use crate::ids::{PowerId, SpaceId, UnitId};
-use crate::state::Phase;
+use crate::ids::{PowerId, SpaceId, UnitId, UnitType};
+use crate::state::{Development, Phase};
 
 impl Ctx<'_> {
     pub(super) fn move_land(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], transport: Option<UnitId>, combat: bool) -> Result<(), RuleError> {
@@ -66,9 +66,18 @@ impl Ctx<'_> {
         let steps = (route.len() - 1) as u8;
         let dest = *route.last().unwrap();
         let mut blitzed = Vec::new();
+        // Mechanized Infantry (Anniversary chart 1; FORMAT.md v2): infantry
+        // moving with armor, one per armor, moves 2.
+        let count = |t: UnitType| units.iter().filter(|id| self.s.unit(**id).unwrap().kind == t).count();
+        let mechanized = self.s.has_development(p, Development::MechanizedInfantry)
+            && count(UnitType::Infantry) <= count(UnitType::Armor)
+            && self.rs.unit(UnitType::Armor).is_some();
         for &id in units {
             let u = self.s.unit(id).unwrap().clone();
-            let st = self.stats(u.kind).clone();
+            let mut st = self.stats(u.kind).clone();
+            if mechanized && u.kind == UnitType::Infantry {
+                st.movement = st.movement.max(self.stats(UnitType::Armor).movement);
+            }
             if u.flags.boarded {
                 return reject("move/after-boarding", format!("the {} boarded a transport this turn: that is its move (DAAK 3.2(b))", u.kind));
             }

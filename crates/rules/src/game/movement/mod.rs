@@ -58,6 +58,14 @@ impl Ctx<'_> {
                 return reject("move/neutral-impassable", format!("{} is neutral: no unit may enter or fly over it (neutrals are impassable)", self.name(*t)));
             }
         }
+        // China's units never leave the Chinese territories; the Flying
+        // Tigers not even for a moment (AA50 FAQ: China).
+        if self.rel().is_china(p) {
+            let inside = |t: &SpaceId| self.rs.options.china_territories.iter().any(|n| n == self.name(*t));
+            if let Some(t) = route[1..].iter().find(|t| !inside(t)) {
+                return reject("move/china-confined", format!("Chinese units never leave China: {} is outside it (AA50 FAQ: China)", self.name(*t)));
+            }
+        }
         let mut seen = Vec::new();
         for &id in units {
             if seen.contains(&id) {

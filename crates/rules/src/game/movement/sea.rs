@@ -24,8 +24,17 @@ impl Ctx<'_> {
                 );
             }
         }
+        // AA50 FAQ: Additional Optional Rules: with the Dardanelles closed
+        // no ship enters or leaves that zone.
+        if self.rs.options.dardanelles_closed {
+            if let Some(w) = route.windows(2).find(|w| w.iter().any(|t| self.name(*t) == self.rs.options.dardanelles_zone)) {
+                let zone = if self.name(w[0]) == self.rs.options.dardanelles_zone { w[0] } else { w[1] };
+                return reject("move/dardanelles-closed", format!("the Dardanelles are closed: no ship enters or leaves {} (option dardanelles_closed)", self.name(zone)));
+            }
+        }
+        let all_subs = units.iter().all(|id| self.stats(self.s.unit(*id).unwrap().kind).submarine);
         for &t in &route[1..route.len() - 1] {
-            if self.rel().has_enemy_ships(p, t) {
+            if self.rel().ships_stopping(p, t, all_subs) {
                 return reject("move/through-enemy-ships", format!("enemy ships in {} stop ships moving through", self.name(t)));
             }
         }
