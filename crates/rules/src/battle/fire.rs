@@ -473,6 +473,13 @@ fn remove(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId], removal: Removal) {
 /// Removes units from the board, with their cargo; troops landed from a
 /// sunk transport before their landing was fought go down with it
 /// (FORMAT.md; DAAK 4.3(c)).
+/// Whether battle `i` is still at its AA fire, before the first round's
+/// other dice (when paratroopers have not yet dropped).
+fn round_one_aa(ctx: &Ctx<'_>, i: usize) -> bool {
+    let b = &ctx.s.battles[i];
+    b.round <= 1 && matches!(b.stage, Stage::AaFire)
+}
+
 pub(crate) fn destroy(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId]) {
     if ids.is_empty() {
         return;
@@ -482,7 +489,10 @@ pub(crate) fn destroy(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId]) {
     for u in &ctx.s.units {
         if let Some(t) = u.landed_from {
             let landing_pending = ctx.s.battles.iter().any(|b| b.at == u.at && b.result == BattleResult::Pending);
-            if ids.contains(&t) && landing_pending {
+            // A paratrooper dies with its bomber, shot down before the drop
+            // (AA50 errata p. 12).
+            let dropped_from = ctx.s.unit(t).is_some_and(|c| ctx.rs.stats(c.kind).is_air() && c.at == at && round_one_aa(ctx, i));
+            if ids.contains(&t) && (landing_pending || dropped_from) {
                 doomed.push(u.id);
             }
         }

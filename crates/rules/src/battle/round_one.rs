@@ -90,7 +90,8 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     // One bombarding ship per land unit landed from a transport (knob
     // `bombard_per_land_unit`; rules/anniversary.md §4): the strongest fire.
     if ctx.rs.options.bombard_per_land_unit {
-        let landed = ctx.s.units.iter().filter(|u| u.at == b.at && u.owner == b.attacker && u.landed_from.is_some()).count();
+        let by_sea = |u: &crate::state::Unit| u.landed_from.and_then(|t| ctx.s.unit(t)).is_some_and(|t| ctx.rs.stats(t.kind).is_sea());
+        let landed = ctx.s.units.iter().filter(|u| u.at == b.at && u.owner == b.attacker && by_sea(u)).count();
         ships.sort_by_key(|id| std::cmp::Reverse(ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).bombard));
         ships.truncate(landed);
         ships.sort_by_key(|id| (ctx.rs.rank(ctx.s.unit(*id).unwrap().kind), *id));

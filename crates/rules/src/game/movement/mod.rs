@@ -88,6 +88,18 @@ impl Ctx<'_> {
         if !land.is_empty() && !sea.is_empty() {
             return reject("move/mixed", "land units move apart from ships: transports carry them, and move on their own");
         }
+        // Infantry flown by bombers beyond a walk: paratroopers. Otherwise
+        // land units and aircraft named together each make their own move.
+        let kind = |id: &UnitId| self.s.unit(*id).unwrap().kind;
+        if !land.is_empty()
+            && !air.is_empty()
+            && route.len() > 2
+            && self.s.has_development(p, crate::state::Development::Paratroopers)
+            && land.iter().all(|id| kind(id) == crate::ids::UnitType::Infantry)
+            && air.iter().all(|id| self.stats(kind(id)).strategic_bomber)
+        {
+            return self.paratroopers(p, &land, &air, route, combat);
+        }
         if bombing && (land.len() + sea.len() > 0 || !combat) {
             return reject("move/bombing", "only bombers go on strategic bombing raids, in combat move");
         }
@@ -105,6 +117,55 @@ impl Ctx<'_> {
             self.move_air(p, &air, route, combat, bombing)?;
         }
         self.events.insert(first_event, Event::Moved { units: units.to_vec(), route: route.to_vec() });
+        Ok(())
+    }
+
+    /// Paratroopers (AA50 errata p. 12; FORMAT.md v2): in combat move each
+    /// bomber carries one infantry that started with it; it stops in the
+    /// first hostile territory it enters (a territory blitzed in the same
+    /// phase still counts as hostile, AA50 FAQ: Weapons Development), and
+    /// the infantry drops after AA fire, dying with its bomber. Never in
+    /// non-combat move (AA50 FAQ: Weapons Development).
+    fn paratroopers(&mut self, p: PowerId, land: &[UnitId], air: &[UnitId], route: &[SpaceId], combat: bool) -> Result<(), RuleError> {
+        let kind = |id: &UnitId| self.s.unit(*id).unwrap().kind;
+        if !combat {
+            return reject("move/paratroopers-noncombat", "bombers carry infantry only in combat move (AA50 FAQ: Weapons Development)");
+        }
+        let bombers = air.iter().filter(|id| self.stats(kind(id)).strategic_bomber).count();
+        if land.iter().any(|id| kind(id) != crate::ids::UnitType::Infantry) || air.len() != bombers || land.len() > bombers {
+            return reject("move/paratroopers", "each bomber carries at most one infantry, and only bombers carry (AA50 errata p. 12)");
+        }
+        let dest = *route.last().unwrap();
+        // Hostile as the phase began: all combat movement is simultaneous.
+        let hostile = |t: &SpaceId| {
+            self.rs.map.is_land(*t) && self.s.start_control[t.index()].is_some_and(|q| self.rel().enemies(p, q))
+        };
+        if let Some(t) = route[1..route.len() - 1].iter().find(|t| hostile(t)) {
+            return reject("move/paratroopers-stop", format!("a bomber carrying infantry stops in the first hostile territory it enters: {} (AA50 errata p. 12)", self.name(*t)));
+        }
+        if !hostile(&dest) {
+            return reject("move/paratroopers-target", format!("paratroopers drop into a hostile territory, and {} is not one", self.name(dest)));
+        }
+        for id in land {
+            self.check_may_move(*id, combat)?;
+        }
+        let first_event = self.events.len();
+        self.move_air(p, air, route, combat, false)?;
+        let mut carriers: Vec<UnitId> = air.to_vec();
+        for id in land {
+            let bomber = carriers.remove(0);
+            let u = self.s.unit_mut(*id).unwrap();
+            u.at = dest;
+            u.moved = u.moved.saturating_add(1);
+            u.flags.moved_in_combat = true;
+            u.landed_from = Some(bomber);
+        }
+        if self.rel().enemy_defenders(p, dest).next().is_none() && !self.s.battles.iter().any(|b| b.at == dest && !b.result.is_over()) {
+            // An empty hostile territory: the drop takes it, like a walk in.
+            self.declare_battle(dest, &route[route.len() - 1..], false);
+        }
+        let units: Vec<UnitId> = land.iter().chain(air).copied().collect();
+        self.events.insert(first_event, Event::Moved { units, route: route.to_vec() });
         Ok(())
     }
 
