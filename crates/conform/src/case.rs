@@ -381,7 +381,8 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
                 }
             };
             let sels = selectors(game, names, field(v, "units")).map_err(m)?;
-            let units = select::for_move_with(game, &sels, &route, transport).map_err(NoSuchUnits)?;
+            let mover = acting_power(game, v).map_err(m)?.unwrap_or(game.state.turn);
+            let units = select::for_move_by(game, mover, &sels, &route, transport).map_err(NoSuchUnits)?;
             // FORMAT v2 `escort`: fighters joining a raid declared earlier
             // in this combat move; the rules core calls both a raid move.
             let bombing = field(v, "bombing").and_then(Value::as_bool).unwrap_or(false) || field(v, "escort").and_then(Value::as_bool).unwrap_or(false);

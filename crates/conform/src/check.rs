@@ -192,7 +192,9 @@ pub fn check(loaded: &Loaded, c: &Value) -> Result<(), String> {
             "legal" | "illegal" => {
                 for a in want.as_array().ok_or("check.legal must be a list of actions")? {
                     let mut copy = game.clone();
-                    let mut dice = loaded.dice.boxed_clone();
+                    // A trial asks only whether the action is accepted: past
+                    // the case's dice it rolls misses instead of failing.
+                    let mut dice: Box<dyn warboard_rules::DiceSource> = Box::new(ThenMisses(loaded.dice.boxed_clone()));
                     let r = crate::try_action(&mut copy, &loaded.names, &mut dice, a);
                     match (key.as_str(), r) {
                         ("legal", Ok(())) | ("illegal", Err(crate::Rejection::Illegal(_))) => {}
@@ -259,4 +261,16 @@ fn fmt_counts(c: &BTreeMap<String, u64>) -> String {
         return "none".into();
     }
     c.iter().map(|(k, v)| format!("{v} {k}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The case's dice, then misses once they run out (for legality trials).
+struct ThenMisses(Box<dyn warboard_rules::DiceSource>);
+
+impl warboard_rules::DiceSource for ThenMisses {
+    fn roll(&mut self) -> Result<u8, warboard_rules::DiceError> {
+        Ok(self.0.roll().unwrap_or(6))
+    }
+    fn boxed_clone(&self) -> Box<dyn warboard_rules::DiceSource> {
+        Box::new(ThenMisses(self.0.boxed_clone()))
+    }
 }

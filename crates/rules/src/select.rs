@@ -56,10 +56,15 @@ pub fn for_move(game: &Game, selectors: &[Selector], route: &[SpaceId]) -> Resul
 /// takes that transport's cargo (FORMAT.md: `transport` names which, when
 /// it matters).
 pub fn for_move_with(game: &Game, selectors: &[Selector], route: &[SpaceId], transport: Option<UnitId>) -> Result<Vec<UnitId>, String> {
+    for_move_by(game, game.state.turn, selectors, route, transport)
+}
+
+/// As [`for_move_with`], the units of power `p` (interceptors moving out in
+/// the attacker's turn).
+pub fn for_move_by(game: &Game, p: crate::ids::PowerId, selectors: &[Selector], route: &[SpaceId], transport: Option<UnitId>) -> Result<Vec<UnitId>, String> {
     let Some(&from) = route.first() else { return Err("the route is empty".into()) };
     let s = &game.state;
     let rs = &game.ruleset;
-    let p = s.turn;
     let boarding = route.get(1).is_some_and(|n| rs.map.is_sea(*n)) && rs.map.is_land(from);
     let landing_from = transport.filter(|_| rs.map.is_sea(from));
     let mut candidates: Vec<&crate::state::Unit> = s

@@ -42,7 +42,7 @@ pub fn placement_problems(ruleset: &Ruleset, units: &[SetupUnit]) -> Vec<(String
         }
     }
     for (at, n) in aa_guns {
-        if n > 1 {
+        if n > 1 && ruleset.options.one_aa_gun_per_territory {
             problems.push((format!("AA guns at {}", map.name(at)), "at most one AA gun per territory (DAAK 3.1(b))".into()));
         }
     }

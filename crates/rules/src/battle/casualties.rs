@@ -54,8 +54,10 @@ fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side:
         .filter(move |u| if attacking { u.owner == b.attacker } else { !s.allied(u.owner, b.attacker) })
         .filter(move |u| !is_cargo(rs, s, u, attacking))
         .filter(move |u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
-        // A raid's defenders are its interceptors (knob `raid_escorts`).
-        .filter(move |u| attacking || b.kind != BattleKind::Bombing || u.flags.intercepting)
+        // A raid's defenders are its interceptors (knob `raid_escorts`), and
+        // they fight in no other battle that turn (AA50 FAQ: Additional
+        // Optional Rules).
+        .filter(move |u| attacking || (b.kind == BattleKind::Bombing) == u.flags.intercepting)
 }
 
 /// The attacker's allies' units standing by in a sea battle, where the

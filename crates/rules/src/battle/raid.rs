@@ -59,6 +59,50 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
 }
 
 impl Ctx<'_> {
+    /// The defender's interceptors whose territory fell move one space to a
+    /// friendly territory or a friendly carrier with room, once all of the
+    /// attacker's battles are fought and before its non-combat move (AA50
+    /// FAQ: Additional Optional Rules); those left are lost when the combat
+    /// phase ends.
+    pub(crate) fn relocate_interceptors(&mut self, units: &[UnitId], route: &[SpaceId]) -> Result<(), RuleError> {
+        let p = self.by;
+        if self.s.phase != crate::state::Phase::Combat {
+            return reject("move/not-your-turn", "only the power whose turn it is moves now");
+        }
+        if self.s.battles.iter().any(|b| !b.result.is_over()) {
+            return reject("intercept/relocate-early", "interceptors move out once all of the attacker's battles are fought");
+        }
+        if route.len() != 2 || !self.rs.map.adjacent(route[0], route[1]) {
+            return reject("intercept/relocate-one-space", "interceptors of a captured territory move one space, no more");
+        }
+        let (from, to) = (route[0], route[1]);
+        if units.is_empty() || units.iter().any(|id| self.s.unit(*id).is_none_or(|u| u.owner != p || u.at != from || !u.flags.intercepting)) {
+            return reject("intercept/relocate-who", format!("only {}'s interceptors at {} move now", self.power_name(p), self.name(from)));
+        }
+        if !self.rel().enemy_land(p, from) {
+            return reject("intercept/relocate-not-captured", format!("{} was not captured: its interceptors land there", self.name(from)));
+        }
+        let room = if self.rs.map.is_sea(to) {
+            let allied_at = |u: &&crate::state::Unit| u.at == to && self.s.allied(p, u.owner);
+            let cap: i32 = self.s.units.iter().filter(allied_at).map(|u| self.rs.stats(u.kind).carrier_capacity() as i32).sum();
+            let used: i32 = self.s.units.iter().filter(allied_at).map(|u| self.rs.stats(u.kind).carrier_cost() as i32).sum();
+            let need: i32 = units.iter().map(|id| self.rs.stats(self.s.unit(*id).unwrap().kind).carrier_cost() as i32).sum();
+            cap - used >= need
+        } else {
+            self.rel().friendly_land(p, to) && !self.s.conquered[to.index()]
+        };
+        if !room {
+            return reject("intercept/relocate-landing", format!("{} is no friendly territory or carrier with room", self.name(to)));
+        }
+        for id in units {
+            let u = self.s.unit_mut(*id).unwrap();
+            u.at = to;
+            u.moved = u.moved.saturating_add(1);
+        }
+        self.events.push(Event::Moved { units: units.to_vec(), route: route.to_vec() });
+        Ok(())
+    }
+
     /// The defender names the fighters at `at`, already there, that
     /// intercept the raid declared there this turn ("Just the ones already
     /// there", EUROPE FAQ: Strategic Bombing Raids); legal in the attacker's

@@ -193,6 +193,13 @@ impl Game {
                 Some(p) => reject("action/not-your-turn", format!("{} is not on the {} side", rs.power(p).id, side.name())),
             };
         }
+        // Interceptors of a captured territory move out in the attacker's
+        // combat phase (AA50 FAQ: Additional Optional Rules).
+        if let (Action::Move { .. }, Some(p)) = (action, power) {
+            if p != self.state.turn && self.state.phase == Phase::Combat && !self.round_phase() {
+                return Ok(p);
+            }
+        }
         if let Action::Intercept { .. } = action {
             // The defender acts in the attacker's turn (FORMAT.md v2).
             return match power {
@@ -265,6 +272,7 @@ impl Ctx<'_> {
             Action::Repair { at, count } => self.repair_factory(*at, *count),
             Action::Rocket { from, at } => self.rocket(*from, *at),
             Action::Purchase { units } => self.purchase(units),
+            Action::Move { units, route, .. } if self.by != self.s.turn => self.relocate_interceptors(units, route),
             Action::Move { units, route, transport, bombing } => self.move_units(units, route, *transport, *bombing),
             Action::EndPhase => self.end_phase(),
             Action::Place { at, units } => self.place(*at, units),

@@ -419,7 +419,7 @@ impl Ctx<'_> {
             }
             let aa_new: u32 = units.iter().filter(|(k, _)| self.stats(*k).anti_aircraft > 0).map(|(_, n)| n).sum();
             let aa_there = self.s.units_at(at).filter(|u| self.stats(u.kind).anti_aircraft > 0).count() as u32;
-            if aa_new + aa_there > 1 {
+            if aa_new + aa_there > 1 && self.rs.options.one_aa_gun_per_territory {
                 return reject("place/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(at)));
             }
             if self.placement_room(at) < total {

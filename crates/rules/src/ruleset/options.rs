@@ -279,6 +279,10 @@ pub struct RuleKnobs {
     /// each aircraft rolls its own die and those hit are lost (Anniversary:
     /// TripleA's "Choose AA Casualties = false", rules/anniversary.md §4).
     pub aa_hits_chosen: bool,
+    /// At most one AA gun per territory (DAAK 3.1(b)); false: several may
+    /// stand together, one fires (Anniversary: AA50 errata p. 12, "only one
+    /// AA gun per territory may launch rockets").
+    pub one_aa_gun_per_territory: bool,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -324,6 +328,7 @@ impl Default for RuleKnobs {
             ships_ignore_subs_and_transports: false,
             retreat_to_air_origins: true,
             aa_hits_chosen: true,
+            one_aa_gun_per_territory: true,
         }
     }
 }

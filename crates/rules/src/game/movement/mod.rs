@@ -135,6 +135,11 @@ impl Ctx<'_> {
         if land.iter().any(|id| kind(id) != crate::ids::UnitType::Infantry) || air.len() != bombers || land.len() > bombers {
             return reject("move/paratroopers", "each bomber carries at most one infantry, and only bombers carry (AA50 errata p. 12)");
         }
+        // "Both units must begin their movement in the same territory": a
+        // bomber already under way picks nobody up.
+        if air.iter().any(|id| self.s.unit(*id).unwrap().moved > 0) || land.iter().any(|id| self.s.unit(*id).unwrap().moved > 0) {
+            return reject("move/paratroopers-start", "a bomber and the infantry it carries begin their movement together in the same territory (AA50 errata p. 12)");
+        }
         let dest = *route.last().unwrap();
         // Hostile as the phase began: all combat movement is simultaneous.
         let hostile = |t: &SpaceId| {
@@ -196,7 +201,7 @@ impl Ctx<'_> {
         let is_aa = |id: &UnitId| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).anti_aircraft > 0);
         let moving = units.iter().filter(|id| is_aa(id)).count();
         let there = self.s.units_at(dest).filter(|u| self.stats(u.kind).anti_aircraft > 0 && !units.contains(&u.id)).count();
-        if moving > 0 && moving + there > 1 {
+        if moving > 0 && moving + there > 1 && self.rs.options.one_aa_gun_per_territory {
             return reject("move/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(dest)));
         }
         Ok(())
