@@ -179,24 +179,18 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
         }
         land.clone()
     };
-    if partial && !stay.is_empty() {
-        if let Some(to) = to {
+    // Part of an amphibious assault breaks off and the rest fights on: its
+    // aircraft (EUROPE FAQ: Amphibious Assault, knob `amphibious_retreat`),
+    // and with a partial retreat the land units that came overland, to
+    // `to`; those that landed from transports stay.
+    let part_stays = if partial { !stay.is_empty() } else { b.amphibious && !land.is_empty() };
+    if part_stays {
+        if let (true, Some(to)) = (partial, to) {
             for id in &movers {
                 ctx.s.unit_mut(*id).unwrap().at = to;
             }
             ctx.events.push(Event::Withdrew { units: movers.clone(), from: b.at, to: Some(to) });
         }
-        for id in &air {
-            ctx.s.unit_mut(*id).unwrap().flags.withdrawn = true;
-        }
-        ctx.events.push(Event::Withdrew { units: air, from: b.at, to: None });
-        ctx.s.battles[i].round += 1;
-        ctx.s.battles[i].stage = Stage::AaFire;
-        return run(ctx, i, false);
-    }
-    // An amphibious assault's aircraft break off; its land units fight on
-    // (EUROPE FAQ: Amphibious Assault, knob `amphibious_retreat`).
-    if b.amphibious && !partial && !land.is_empty() {
         for id in &air {
             ctx.s.unit_mut(*id).unwrap().flags.withdrawn = true;
         }
