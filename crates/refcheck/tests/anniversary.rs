@@ -75,22 +75,6 @@ const ACCEPTED: &[(&str, &str)] = &[
         "1942: unit bomber carries: ours nothing, reference infantry",
         PARATROOPERS,
     ),
-    (
-        "1941: units japan infantry at SZ61: ours 0, reference 3",
-        LOADED_TRANSPORTS,
-    ),
-    (
-        "1941: units japan artillery at SZ61: ours 0, reference 1",
-        LOADED_TRANSPORTS,
-    ),
-    (
-        "1941: units japan infantry at FOR: ours 3, reference 0",
-        LOADED_TRANSPORTS,
-    ),
-    (
-        "1941: units japan artillery at FOR: ours 1, reference 0",
-        LOADED_TRANSPORTS,
-    ),
 ];
 
 const CHINA_CAPITAL: &str =
@@ -108,11 +92,6 @@ const PARATROOPERS: &str =
      the Paratroopers development (research_charts = \"anniversary\"), not as a unit property. \
      TripleA gives every bomber transportCapacity=2 and isAirTransport, used only with its \
      paratroopers tech";
-
-const LOADED_TRANSPORTS: &str = "Our setup format has no cargo and the loader keeps land units off \
-     the sea (crates/rules/src/setup.rs). TripleA's 1941 file puts 3 infantry and 1 artillery \
-     aboard the two Japanese transports in sea zone 61; ours stand on Formosa, whose only neighbour \
-     is sea zone 61, so they leave it only aboard those transports, as if loaded";
 
 /// TripleA player, unit type and canal names, mapped to warboard ids.
 const POWERS: &[(&str, &str)] = &[

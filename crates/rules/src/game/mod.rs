@@ -87,6 +87,23 @@ impl Game {
                 game.state.add_unit(u.kind, u.owner, u.at);
             }
         }
+        // Cargo fills the owner's transports there in order, each as far as
+        // its room goes (checked on load).
+        for c in &ruleset.setup.aboard {
+            for _ in 0..c.count {
+                let size = ruleset.stats(c.kind).transport_cost();
+                let rel = game.relations();
+                let transport = game
+                    .state
+                    .units
+                    .iter()
+                    .filter(|t| t.at == c.at && t.owner == c.owner && ruleset.stats(t.kind).transport_capacity() > 0)
+                    .map(|t| t.id)
+                    .find(|t| rel.transport_room(*t) >= size);
+                let id = game.state.add_unit(c.kind, c.owner, c.at);
+                game.state.unit_mut(id).unwrap().carried_by = transport;
+            }
+        }
         game.settle_position();
         game
     }

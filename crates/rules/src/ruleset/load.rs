@@ -243,6 +243,10 @@ struct SetupToml {
 struct SetupEntryToml {
     at: String,
     owner: String,
+    /// Land units aboard the owner's transports in this sea zone, loaded in
+    /// the order the transports are listed.
+    #[serde(default)]
+    aboard: bool,
     #[serde(flatten)]
     counts: BTreeMap<String, toml::Value>,
 }
@@ -634,6 +638,7 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         }
     }
     let mut setup_units = Vec::new();
+    let mut aboard = Vec::new();
     for e in &setup_toml.units {
         let entry = format!("units at {} ({})", e.at, e.owner);
         let at = space_ids.get(e.at.as_str()).copied();
@@ -654,7 +659,11 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
                 continue;
             };
             if let (Some(at), Some(owner)) = (at, owner) {
-                setup_units.push(SetupUnit { at, owner, kind, count: count as u32 });
+                if e.aboard {
+                    aboard.push(SetupUnit { at, owner, kind, count: count as u32 });
+                } else {
+                    setup_units.push(SetupUnit { at, owner, kind, count: count as u32 });
+                }
             }
         }
     }
@@ -734,13 +743,31 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         options,
         scenario: chosen.map(|sc| sc.name.clone()),
         turn: TurnStructure { order: turn_order, round_phases, turn_phases },
-        setup: Setup { ipcs, control, units: Vec::new() },
+        setup: Setup { ipcs, control, units: Vec::new(), aboard: Vec::new() },
         objectives,
     };
     for problem in crate::setup::placement_problems(&ruleset, &setup_units) {
         problems.add(&setup_file, problem.0, problem.1);
     }
+    // Cargo: land units that fit aboard the owner's transports there.
+    for c in &aboard {
+        let entry = format!("units aboard at {}", ruleset.map.name(c.at));
+        let stats = ruleset.stats(c.kind);
+        if !ruleset.map.is_sea(c.at) || !stats.is_land() {
+            problems.add(&setup_file, &entry, "`aboard` puts land units on transports in a sea zone");
+        }
+    }
+    let room: u32 = setup_units
+        .iter()
+        .filter(|u| aboard.iter().any(|c| c.at == u.at && c.owner == u.owner))
+        .map(|u| ruleset.stats(u.kind).transport_capacity() as u32 * u.count)
+        .sum();
+    let load: u32 = aboard.iter().map(|c| ruleset.stats(c.kind).transport_cost() as u32 * c.count).sum();
+    if load > room {
+        problems.add(&setup_file, "units aboard", "more cargo than the transports there can hold");
+    }
     ruleset.setup.units = setup_units;
+    ruleset.setup.aboard = aboard;
     if problems.list.is_empty() {
         Ok(ruleset)
     } else {

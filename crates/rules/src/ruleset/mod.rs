@@ -171,6 +171,8 @@ pub struct Setup {
     /// Territories held at the start by a power other than their original
     /// owner.
     pub control: Vec<(SpaceId, PowerId)>,
+    /// Land units aboard transports at the start (`aboard = true`).
+    pub aboard: Vec<SetupUnit>,
     pub units: Vec<SetupUnit>,
 }
 
