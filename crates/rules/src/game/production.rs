@@ -384,8 +384,21 @@ impl Ctx<'_> {
                 return reject("place/china-limit", format!("{} already held {before} Chinese units before placing began: China places only where fewer than three stand", self.name(at)));
             }
         } else if sea {
-            if units.iter().any(|(k, _)| !self.stats(*k).is_sea()) {
+            let on_carriers = |k: &UnitType| self.rs.options.fighters_placed_on_carriers && self.stats(*k).carrier_cost() > 0;
+            if units.iter().any(|(k, _)| !self.stats(*k).is_sea() && !on_carriers(k)) {
                 return reject("place/land-unit-at-sea", "only ships are placed in sea zones; new fighters go on land with a factory (DAAK 3.4(f))");
+            }
+            // Anniversary: new fighters may go aboard new or existing
+            // carriers of the power in the zone (rules/anniversary.md §7,
+            // TripleA's LHTR carrier production rules).
+            let need: i32 = units.iter().map(|(k, n)| self.stats(*k).carrier_cost() as i32 * *n as i32).sum::<i32>()
+                - units.iter().map(|(k, n)| self.stats(*k).carrier_capacity() as i32 * *n as i32).sum::<i32>();
+            if units.iter().any(|(k, _)| on_carriers(k)) {
+                let mine = |u: &&crate::state::Unit| u.at == at && u.owner == p;
+                let room: i32 = self.s.units.iter().filter(mine).map(|u| self.stats(u.kind).carrier_capacity() as i32 - self.stats(u.kind).carrier_cost() as i32).sum();
+                if need > room {
+                    return reject("place/carrier-room", format!("new fighters go aboard {}'s carriers in {} with room for them", self.power_name(p), self.name(at)));
+                }
             }
             if !self.rs.options.ships_placed_in_enemy_zones && self.rel().enemy_units(p, at).next().is_some() {
                 return reject("place/enemy-zone", format!("ships may not be placed into {}, which holds enemy ships", self.name(at)));

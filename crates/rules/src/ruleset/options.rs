@@ -283,6 +283,11 @@ pub struct RuleKnobs {
     /// stand together, one fires (Anniversary: AA50 errata p. 12, "only one
     /// AA gun per territory may launch rockets").
     pub one_aa_gun_per_territory: bool,
+    /// New fighters may be placed aboard new or existing carriers of their
+    /// power in a sea zone next to a producing complex (Anniversary:
+    /// rules/anniversary.md §7 [UNSURE], TripleA's LHTR carrier production);
+    /// false: only on land (DAAK 3.4(f)).
+    pub fighters_placed_on_carriers: bool,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -329,6 +334,7 @@ impl Default for RuleKnobs {
             retreat_to_air_origins: true,
             aa_hits_chosen: true,
             one_aa_gun_per_territory: true,
+            fighters_placed_on_carriers: false,
         }
     }
 }
