@@ -50,7 +50,11 @@ impl Ctx<'_> {
             }
         }
         let enemies_there = self.rel().enemy_units(p, dest).next().is_some();
-        if !combat && enemies_there {
+        // Anniversary: submarines may end a non-combat move beside enemy
+        // units (rules/anniversary.md §6, TripleA's "Subs may end
+        // noncombat move with enemies").
+        let subs_may_stay = all_subs && self.rs.options.ships_ignore_subs_and_transports;
+        if !combat && enemies_there && !subs_may_stay {
             return reject("move/enemy-in-noncombat", format!("enemy units hold {}: it can be entered only in combat move", self.name(dest)));
         }
         for &id in units {
