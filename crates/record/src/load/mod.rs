@@ -11,57 +11,88 @@ use crate::hash::state_hash;
 use crate::record::Record;
 use crate::start::Start;
 use crate::ApplyError;
+use serde_json::value::RawValue;
 use serde_json::Value;
+use std::collections::BTreeMap;
 use warboard_rules::GameState;
 
+/// The top-level fields a save may have (the file's `deny_unknown_fields`).
+const FIELDS: [&str; 10] = ["format", "version", "ruleset", "options", "position", "dice", "log", "snapshot", "hash", "record_hash"];
+
 pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
-    let mut value = parse_json(text)?;
-    let version = check_header(&value)?;
-    // Format 3's whole-record hash is over the file without that field: take
-    // it out and hash in place (no copy of the whole save in memory).
-    let record_check = (version >= 3).then(|| {
-        let recorded = value.as_object_mut().and_then(|o| o.remove("record_hash"));
-        (recorded, crate::hash::record_hash_without_field(&value))
-    });
-    let raw: RawSave = serde_json::from_value(value).map_err(|e| LoadError::Malformed(e.to_string()))?;
+    // The save's fields as slices of the text: the log is read entry by
+    // entry, so memory stays a few times the file's size (issue 16,
+    // finding 7), not a JSON tree of the whole file.
+    let top: BTreeMap<String, &RawValue> = serde_json::from_str(text).map_err(json_error)?;
+    let header = Value::Object(
+        ["format", "version"].iter().filter_map(|k| Some((k.to_string(), serde_json::from_str(top.get(*k)?.get()).ok()?))).collect(),
+    );
+    let version = check_header(&header)?;
     if version == 1 {
+        // Old saves are small and migrated through the tree.
+        let raw: RawSave = serde_json::from_str(text).map_err(|e| LoadError::Malformed(e.to_string()))?;
         return v1::load(raw);
     }
+    if let Some(k) = top.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(LoadError::Malformed(format!("unknown field `{}`, expected one of {}", crate::disk::bounded_text(k, 40), FIELDS.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "))));
+    }
+    let field = |name: &str| top.get(name).copied().ok_or_else(|| LoadError::Malformed(format!("missing field `{name}`")));
+    let typed = |name: &'static str| move |e: serde_json::Error| LoadError::Malformed(format!("{name}: {e}"));
     // Format 3 hashes the whole file: an edit anywhere (queued dice, who
     // made an action, options) is refused before anything is replayed.
-    if let Some((recorded, computed)) = record_check {
-        match recorded {
-            Some(Value::String(r)) if r == computed => {}
+    if version >= 3 {
+        let computed = crate::hash::record_hash_of_fields(&top)?;
+        match top.get("record_hash").map(|r| serde_json::from_str::<Value>(r.get())) {
+            Some(Ok(Value::String(r))) if r == computed => {}
             other => {
                 let recorded = match other {
-                    Some(Value::String(r)) => r,
-                    Some(v) => v.to_string(),
-                    None => "none".to_string(),
+                    Some(Ok(Value::String(r))) => r,
+                    Some(Ok(v)) => v.to_string(),
+                    _ => "none".to_string(),
                 };
                 return Err(LoadError::RecordEdited { recorded, computed });
             }
         }
     }
-    let entries: Vec<Entry> = parse_log(raw.log)?;
-    let snapshot: GameState = serde_json::from_value(raw.snapshot).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
+    let log: Vec<&RawValue> = serde_json::from_str(field("log")?.get()).map_err(typed("log"))?;
+    let mut entries: Vec<Entry> = Vec::with_capacity(log.len());
+    for (i, e) in log.into_iter().enumerate() {
+        entries.push(serde_json::from_str(e.get()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}")))?);
+    }
+    let raw = RawSave {
+        format: String::new(),
+        version,
+        ruleset: serde_json::from_str(field("ruleset")?.get()).map_err(typed("ruleset"))?,
+        options: serde_json::from_str(field("options")?.get()).map_err(typed("options"))?,
+        position: serde_json::from_str(field("position")?.get()).map_err(typed("position"))?,
+        dice: serde_json::from_str(field("dice")?.get()).map_err(typed("dice"))?,
+        log: Vec::new(),
+        snapshot: Value::Null,
+        hash: serde_json::from_str(field("hash")?.get()).map_err(typed("hash"))?,
+        record_hash: None,
+    };
+    let snapshot: GameState = serde_json::from_str(field("snapshot")?.get()).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
+    load_entries(raw, entries, snapshot)
+}
+
+/// A save of format 2 or later, its fields read: check the snapshot's
+/// hash, replay the log and compare.
+fn load_entries(raw: RawSave, entries: Vec<Entry>, snapshot: GameState) -> Result<Record, LoadError> {
     // The hash guards the snapshot itself; checking it before the replay
     // tells an edited snapshot from an edited log.
     let computed = state_hash(&snapshot);
     if computed != raw.hash {
         return Err(LoadError::HashMismatch { recorded: raw.hash, computed });
     }
-
     let start = Start { ruleset: raw.ruleset, options: raw.options.changed, position: raw.position, dice: raw.dice.mode() };
     let mut record = start_replay(start, &raw.dice)?;
     let rebuilt = record.game().ruleset.options.canonical();
     if rebuilt != raw.options.canonical {
         return Err(LoadError::OptionsMismatch { recorded: raw.options.canonical, rebuilt });
     }
-
     for (index, entry) in entries.into_iter().enumerate() {
         replay_entry(&mut record, index, entry)?;
     }
-
     check_client_dice(&record, &raw.dice)?;
     if *record.state() != snapshot {
         return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
@@ -106,18 +137,19 @@ pub(crate) fn check_client_dice(record: &Record, dice: &DiceRecord) -> Result<()
     Ok(())
 }
 
-/// Parses the text as JSON, telling a cut-short file from one that is not JSON.
-fn parse_json(text: &str) -> Result<Value, LoadError> {
-    serde_json::from_str(text).map_err(|e| {
-        if e.is_eof() {
-            LoadError::Truncated { line: e.line(), column: e.column() }
-        } else {
-            // The message without serde's own "at line L column C" suffix.
-            let detail = e.to_string();
-            let detail = detail.split(" at line ").next().unwrap_or(&detail).to_string();
-            LoadError::NotJson { line: e.line(), column: e.column(), detail }
-        }
-    })
+/// A JSON syntax error as a load error: a cut-short file, or not JSON (a
+/// file that is JSON but not an object is told apart by the header check).
+fn json_error(e: serde_json::Error) -> LoadError {
+    if e.is_eof() {
+        LoadError::Truncated { line: e.line(), column: e.column() }
+    } else if e.is_data() {
+        LoadError::NotASave("the file is JSON, but not an object".into())
+    } else {
+        // The message without serde's own "at line L column C" suffix.
+        let detail = e.to_string();
+        let detail = detail.split(" at line ").next().unwrap_or(&detail).to_string();
+        LoadError::NotJson { line: e.line(), column: e.column(), detail }
+    }
 }
 
 /// The format marker and version, checked before anything else is read: a
