@@ -7,17 +7,24 @@
 
 use crate::geo::{self, FAR};
 use crate::odds::{ExactOdds, Odds};
+use crate::production::{self, Capacity};
 use crate::roles::Roles;
 use crate::Player;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
 use warboard_rules::game::Relations;
+use warboard_rules::ruleset::CapitalVictory;
 use warboard_rules::ids::{PowerId, SpaceId, UnitId, UnitType};
 use warboard_rules::state::Unit;
 use warboard_rules::{Action, FixedDice, Game, Phase, RuleError};
 
 /// Attack when the estimated win chance reaches this.
 const ATTACK_THRESHOLD: f64 = 0.60;
+/// The win chance an attack on a victory city needs, where victory cities
+/// decide the game.
+const VICTORY_CITY_THRESHOLD: f64 = 0.45;
+/// What a victory city adds to a territory's worth as a target (IPCs).
+const VICTORY_CITY_PRIZE: u32 = 15;
 /// Retreat when the chance falls below this (where retreat is allowed).
 const RETREAT_THRESHOLD: f64 = 0.25;
 
@@ -65,7 +72,7 @@ impl<O: Odds> ComputerPlayer<O> {
     fn worth_attacking(&self, game: &Game, t: SpaceId, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> bool {
         let a = self.odds.assess(&game.ruleset, &stacks(attackers), &stacks(defenders), amphibious);
         a.win >= threshold_for(&game.ruleset, t)
-            || (game.ruleset.map.space(t).capital_of.is_some() && a.swing.is_some_and(|s| s > 0.0))
+            || (key_target(&game.ruleset, t) && a.swing.is_some_and(|s| s > 0.0))
     }
 
     fn offer(&mut self, a: Action) -> Option<Action> {
@@ -101,13 +108,33 @@ impl<O: Odds> Player for ComputerPlayer<O> {
         }
         match s.phase {
             // The Alternative round's phases come with that ruleset (issue 13).
-            Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
+            Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
+            Phase::Research => {
+                if self.planned {
+                    return Action::EndPhase;
+                }
+                self.planned = true;
+                let rel = game.relations();
+                let threatened = capital_threat(&rel, s.turn) > 0.0;
+                let naval = needs_ships(&rel, s.turn);
+                production::research(game, s.turn, threatened, naval).and_then(|a| self.offer(a)).unwrap_or(Action::EndPhase)
+            }
             Phase::Purchase => {
                 if self.planned {
                     return Action::EndPhase;
                 }
                 self.planned = true;
-                self.purchase(game).unwrap_or(Action::EndPhase)
+                // China buys nothing: its infantry come when the phase ends.
+                if game.relations().is_china(s.turn) {
+                    return Action::EndPhase;
+                }
+                // Damage that takes production away is repaired first, then
+                // the purchase fits the room left.
+                let (repairs, cost) = production::repairs(game, s.turn);
+                let capacity = production::capacity(game, s.turn, &repairs);
+                self.plan = repairs.into_iter().map(|(at, count)| Action::Repair { at, count }).collect();
+                self.plan.extend(self.purchase(game, s.ipcs[s.turn.index()] - cost, capacity));
+                self.plan.pop_front().unwrap_or(Action::EndPhase)
             }
             Phase::CombatMove | Phase::NoncombatMove => {
                 if !self.planned {
@@ -130,7 +157,17 @@ impl<O: Odds> Player for ComputerPlayer<O> {
                 }
                 Action::EndPhase
             }
-            Phase::Place => self.place(game).unwrap_or(Action::EndPhase),
+            Phase::Place if game.relations().is_china(s.turn) => {
+                production::china_placement(game, s.turn).and_then(|a| self.offer(a)).unwrap_or(Action::EndPhase)
+            }
+            Phase::Place => self.place(game).unwrap_or_else(|| {
+                // Units that can be placed must be (Anniversary): where the
+                // rules refuse to end the phase, some placement is left.
+                match game.is_legal(&Action::EndPhase, &FixedDice(1)) {
+                    Err(_) => production::any_placement(game, 0).and_then(|a| self.offer(a)).unwrap_or(Action::EndPhase),
+                    Ok(()) => Action::EndPhase,
+                }
+            }),
         }
     }
 }
@@ -180,18 +217,25 @@ impl<O: Odds> ComputerPlayer<O> {
     /// with spare money, a capital ship, fighters, then the army: the
     /// defender, one striker for two defenders and, where a unit supports
     /// the defender's attack, one supporter per defender.
-    fn purchase(&self, game: &Game) -> Option<Action> {
+    fn purchase(&self, game: &Game, bank: i32, capacity: Capacity) -> Option<Action> {
         let s = &game.state;
         let rs = &game.ruleset;
         let p = s.turn;
         let rel = game.relations();
         let roles = Roles::of(rs);
-        let mut bank = s.ipcs[p.index()];
+        let mut bank = bank;
         let mut buy: BTreeMap<UnitType, u32> = BTreeMap::new();
+        // Only what the complexes can place this turn is bought (where
+        // production is limited; units beyond it would wait or be lost).
+        let fits = |buy: &BTreeMap<UnitType, u32>, t: UnitType| {
+            let placed: u32 = buy.values().sum();
+            let ships: u32 = buy.iter().filter(|(k, _)| rs.stats(**k).is_sea()).map(|(_, n)| n).sum();
+            capacity.fits(placed, ships, rs.stats(t).is_sea())
+        };
         let take = |buy: &mut BTreeMap<UnitType, u32>, bank: &mut i32, t: Option<UnitType>| -> bool {
             let Some(t) = t else { return false };
             let cost = rs.stats(t).cost as i32;
-            if *bank >= cost {
+            if *bank >= cost && fits(buy, t) {
                 *bank -= cost;
                 *buy.entry(t).or_default() += 1;
                 true
@@ -252,8 +296,18 @@ impl<O: Odds> ComputerPlayer<O> {
             take(&mut buy, &mut bank, roles.fighter);
         }
         // Then the army: a striker for two defenders, and a supporter for
-        // each defender where one raises its attack.
+        // each defender where one raises its attack. Where the complexes
+        // have less room than the money buys defenders, the money goes into
+        // strikers first (and fighters, for a power with money to spare).
         loop {
+            let room = capacity.total.map(|t| t.saturating_sub(buy.values().sum::<u32>()));
+            let spare = |bank: i32, extra: i32| room.is_some_and(|r| r > 0 && bank - extra >= (r as i32 - 1) * cost(roles.defender));
+            if spare(bank, cost(roles.fighter)) && fighters + (count(&buy, roles.fighter) as usize) < 8 && take(&mut buy, &mut bank, roles.fighter) {
+                continue;
+            }
+            if spare(bank, cost(roles.striker)) && take(&mut buy, &mut bank, roles.striker) {
+                continue;
+            }
             let defenders = count(&buy, roles.defender);
             let want_support = !threatened && count(&buy, roles.supporter) < defenders;
             let want_striker = !threatened && count(&buy, roles.striker) * 2 < defenders;
@@ -320,6 +374,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let mut used: HashSet<UnitId> = HashSet::new();
         let capital = geo::home(rs, p);
         let garrison = garrison_needed(&rel, p);
+        let allowed = geo::allowed(&rel, p);
         // Enemy territories a planned move enters: an empty one is taken by
         // the first unit in, and a second move into it would be no attack.
         let mut entered: HashSet<SpaceId> = HashSet::new();
@@ -333,7 +388,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .filter(|u| rel.enemy_units(p, u.at).next().is_none() && s.cargo_of(u.id).any(|c| c.owner == p))
             .collect();
         let mut shores: Vec<SpaceId> = loaded.iter().flat_map(|tr| rs.map.neighbours(tr.at).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
-        shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc)));
+        shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), prize(rs, *t))));
         let mut listed = HashSet::new();
         shores.retain(|t| listed.insert(*t));
         for t in shores {
@@ -351,7 +406,7 @@ impl<O: Odds> ComputerPlayer<O> {
             // Aircraft join only a landing that has a battle to fight.
             let fight = !undefended;
             for a in s.units.iter().filter(|u| fight && u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id)) {
-                let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
+                let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
                 if d[t.index()] <= rs.stats(a.kind).movement as u32 / 2 {
                     air.push(a);
                 }
@@ -391,7 +446,7 @@ impl<O: Odds> ComputerPlayer<O> {
             }
             for a in air {
                 used.insert(a.id);
-                if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x)) {
+                if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x) && allowed[x.index()]) {
                     plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
                 }
             }
@@ -401,11 +456,8 @@ impl<O: Odds> ComputerPlayer<O> {
         let mut targets: Vec<(f64, SpaceId)> = rs
             .map
             .ids()
-            .filter(|t| rel.enemy_land(p, *t))
-            .map(|t| {
-                let sp = rs.map.space(t);
-                (sp.ipc as f64 + if sp.capital_of.is_some() { 25.0 } else { 0.0 }, t)
-            })
+            .filter(|t| rel.enemy_land(p, *t) && allowed[t.index()])
+            .map(|t| (prize(rs, t) as f64, t))
             .collect();
         targets.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (_, t) in targets {
@@ -455,7 +507,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 if chance < 0.9 && fight {
                     for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && !u.flags.bombing) {
                         let range = rs.stats(a.kind).movement as u32;
-                        let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
+                        let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
                         if d[t.index()] <= range / 2 {
                             chosen.push(a);
                             chance = self.win_chance(game, &chosen, &defenders, false);
@@ -473,7 +525,7 @@ impl<O: Odds> ComputerPlayer<O> {
             for u in &chosen {
                 used.insert(u.id);
                 let route = if rs.stats(u.kind).is_air() {
-                    match geo::path(&rel, u.at, t, |x| !rel.neutral(x)) {
+                    match geo::path(&rel, u.at, t, |x| !rel.neutral(x) && allowed[x.index()]) {
                         Some(r) => r,
                         None => continue,
                     }
@@ -488,7 +540,7 @@ impl<O: Odds> ComputerPlayer<O> {
         // that cannot buy cannot reinforce.
         let bombers: Vec<&Unit> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber && !used.contains(&u.id) && u.moved == 0).collect();
         for b in bombers {
-            let d = geo::distances(&rel, b.at, |x| !rel.neutral(x));
+            let d = geo::distances(&rel, b.at, |x| !rel.neutral(x) && allowed[x.index()]);
             let reach = rs.stats(b.kind).movement as u32 / 2;
             let target = s
                 .units
@@ -497,7 +549,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 .filter(|f| s.ipcs[f.owner.index()] >= 3)
                 .max_by_key(|f| s.ipcs[f.owner.index()]);
             if let Some(f) = target {
-                if let Some(route) = geo::path(&rel, b.at, f.at, |x| !rel.neutral(x)) {
+                if let Some(route) = geo::path(&rel, b.at, f.at, |x| !rel.neutral(x) && allowed[x.index()]) {
                     used.insert(b.id);
                     plan.push_back(Action::Move { units: vec![b.id], route, transport: None, bombing: true });
                 }
@@ -536,7 +588,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 plan.push_back(Action::Move { units: vec![w.id], route: route.clone(), transport: None, bombing: false });
             }
             // Transports follow into the cleared zone and land troops beside it.
-            let shore = rs.map.neighbours(z).iter().copied().filter(|t| rel.enemy_land(p, *t)).max_by_key(|t| (rs.map.space(*t).capital_of.is_some(), rs.map.space(*t).ipc));
+            let shore = rs.map.neighbours(z).iter().copied().filter(|t| rel.enemy_land(p, *t)).max_by_key(|t| (rs.map.space(*t).capital_of.is_some(), prize(rs, *t)));
             let Some(shore) = shore else { continue };
             if entered.contains(&shore) && rel.enemy_defenders(p, shore).next().is_none() {
                 continue;
@@ -591,6 +643,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let front = geo::land_distance_to_enemy(&rel, p);
         let capital = geo::home(rs, p);
         let garrison = garrison_needed(&rel, p);
+        let allowed = geo::allowed(&rel, p);
         let mut plan = VecDeque::new();
 
         // Aircraft: land where it is safe, nearest the enemy (by air).
@@ -617,7 +670,7 @@ impl<O: Odds> ComputerPlayer<O> {
             if (here_ok && a.moved == 0 && air_front[a.at.index()] <= 3) || carrier_here || left == 0 {
                 continue;
             }
-            let d = geo::distances(&rel, a.at, |x| !rel.neutral(x));
+            let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
             let best = rs
                 .map
                 .ids()
@@ -625,7 +678,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 .min_by_key(|t| (air_front[t.index()].max(2), std::cmp::Reverse(s.units_at(*t).filter(|u| u.owner == p).count()), d[t.index()]));
             if let Some(t) = best {
                 if t != a.at {
-                    if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x)) {
+                    if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x) && allowed[x.index()]) {
                         plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
                     }
                 }
@@ -758,17 +811,17 @@ impl<O: Odds> ComputerPlayer<O> {
                 let goal = if threat > 0.0 && rs.map.adjacent(at, capital) && rel.friendly_land(p, capital) {
                     Some(capital)
                 } else if front[at.index()] >= 2 && front[at.index()] < FAR {
-                    let d = geo::distances(&rel, at, |x| rel.friendly_land(p, x));
+                    let d = geo::distances(&rel, at, |x| rel.friendly_land(p, x) && allowed[x.index()]);
                     rs.map
                         .ids()
-                        .filter(|t| d[t.index()] >= 1 && d[t.index()] <= st.movement as u32 && rel.friendly_land(p, *t))
+                        .filter(|t| d[t.index()] >= 1 && d[t.index()] <= st.movement as u32 && rel.friendly_land(p, *t) && allowed[t.index()])
                         .min_by_key(|t| (front[t.index()], d[t.index()]))
                         .filter(|t| front[t.index()] < front[at.index()])
                 } else {
                     None
                 };
                 if let Some(t) = goal {
-                    if let Some(route) = geo::path(&rel, at, t, |x| rel.friendly_land(p, x)) {
+                    if let Some(route) = geo::path(&rel, at, t, |x| rel.friendly_land(p, x) && allowed[x.index()]) {
                         if route.len() >= 2 && route.len() - 1 <= st.movement as usize {
                             if st.anti_aircraft > 0 {
                                 if aa_guns[t.index()] > 0 {
@@ -820,13 +873,32 @@ fn clear_seas(rel: &Relations<'_>, p: PowerId) -> Vec<bool> {
 }
 
 /// The win chance an attack on `t` needs. An enemy capital is worth a
-/// bolder attack: allies attacking one after another wear it down.
+/// bolder attack: allies attacking one after another wear it down; so is a
+/// victory city, where victory cities decide the game.
 fn threshold_for(rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
     if rs.map.space(t).capital_of.is_some() {
         0.25
+    } else if key_target(rs, t) {
+        VICTORY_CITY_THRESHOLD
     } else {
         ATTACK_THRESHOLD
     }
+}
+
+/// A territory that decides the game: a capital, or a victory city where
+/// victory cities decide it (knob `capital_victory = victory_cities`).
+fn key_target(rs: &warboard_rules::Ruleset, t: SpaceId) -> bool {
+    let sp = rs.map.space(t);
+    sp.capital_of.is_some() || (sp.victory_city && rs.options.capital_victory == CapitalVictory::VictoryCities)
+}
+
+/// What taking `t` is worth to the planner: its IPCs, and more for a
+/// capital (its bank, its production) and a victory city (the game).
+fn prize(rs: &warboard_rules::Ruleset, t: SpaceId) -> u32 {
+    let sp = rs.map.space(t);
+    let capital = if sp.capital_of.is_some() { 25 } else { 0 };
+    let city = if sp.victory_city && rs.options.capital_victory == CapitalVictory::VictoryCities { VICTORY_CITY_PRIZE } else { 0 };
+    sp.ipc + capital + city
 }
 
 /// Enemy attack strength within two land steps of `p`'s capital beyond what

@@ -100,6 +100,17 @@ pub fn sea_path(rel: &Relations<'_>, p: PowerId, from: SpaceId, to: SpaceId, cle
     path_by(rel, from, to, |a, b| (b == to || clear(b)) && rel.canal_open(p, a, b))
 }
 
+/// Where `p`'s units may go: everywhere, except for a power confined to a
+/// list of territories (Anniversary's China, knobs `china_power` and
+/// `china_territories`: its units never leave China).
+pub fn allowed(rel: &Relations<'_>, p: PowerId) -> Vec<bool> {
+    let rs = rel.rs;
+    if !rel.is_china(p) {
+        return vec![true; rs.map.len()];
+    }
+    rs.map.ids().map(|t| rs.options.china_territories.iter().any(|n| n == rs.map.name(t))).collect()
+}
+
 /// A power's home: its capital, or for a power without one (Anniversary's
 /// China) the first territory it starts with.
 pub fn home(rs: &warboard_rules::Ruleset, p: warboard_rules::PowerId) -> warboard_rules::SpaceId {

@@ -3,10 +3,11 @@
 //! places at its capital. What a thinking computer player must beat.
 
 use crate::geo::{self, FAR};
+use crate::production;
 use crate::Player;
 use std::collections::{HashSet, VecDeque};
 use warboard_rules::battle::{self, Decision};
-use warboard_rules::{Action, Game, Phase, RuleError, SpaceId};
+use warboard_rules::{Action, Game, Phase, RuleError};
 
 pub struct GreedyPlayer {
     plan: VecDeque<Action>,
@@ -56,23 +57,48 @@ impl Player for GreedyPlayer {
         if self.planned {
             return Action::EndPhase;
         }
+        // Placing is not planned ahead: one unit at a time, where the rules
+        // take it, until nothing more can be placed.
+        if s.phase == Phase::Place {
+            return self.place(game);
+        }
         self.planned = true;
         let rel = game.relations();
+        let china = rel.is_china(p);
+        let allowed = geo::allowed(&rel, p);
         match s.phase {
-            Phase::Purchase => {
+            Phase::Research => {
+                let naval = false;
+                if let Some(a) = production::research(game, p, false, naval) {
+                    return a;
+                }
+            }
+            Phase::Purchase if !china => {
+                // Damage is repaired first; then infantry, as many as the
+                // money buys and the complexes can place.
+                let (repairs, cost) = production::repairs(game, p);
+                let capacity = production::capacity(game, p, &repairs);
+                self.plan.extend(repairs.into_iter().map(|(at, count)| Action::Repair { at, count }));
                 if let Some(t) = crate::Roles::of(rs).defender {
-                    let n = s.ipcs[p.index()] / rs.stats(t).cost as i32;
+                    let n = ((s.ipcs[p.index()] - cost) / rs.stats(t).cost as i32).max(0) as u32;
+                    let n = capacity.total.map_or(n, |room| n.min(room));
                     if n > 0 {
-                        return Action::Purchase { units: vec![(t, n as u32)] };
+                        self.plan.push_back(Action::Purchase { units: vec![(t, n)] });
                     }
                 }
             }
             Phase::CombatMove => {
-                for t in rs.map.ids().filter(|t| rel.enemy_land(p, *t)) {
+                let mut used: HashSet<warboard_rules::UnitId> = HashSet::new();
+                for t in rs.map.ids().filter(|t| rel.enemy_land(p, *t) && allowed[t.index()]) {
                     let defenders = rel.enemy_defenders(p, t).count();
                     for &n in rs.map.neighbours(t) {
-                        let ours: Vec<_> = rel.units_of(p, n).filter(|u| u.moved == 0 && rs.stats(u.kind).is_land() && rs.stats(u.kind).is_combatant()).map(|u| u.id).collect();
+                        let ours: Vec<_> = rel
+                            .units_of(p, n)
+                            .filter(|u| u.moved == 0 && !used.contains(&u.id) && rs.stats(u.kind).is_land() && rs.stats(u.kind).is_combatant())
+                            .map(|u| u.id)
+                            .collect();
                         if rel.friendly_land(p, n) && ours.len() > defenders {
+                            used.extend(ours.iter().copied());
                             self.plan.push_back(Action::Move { units: ours, route: vec![n, t], transport: None, bombing: false });
                         }
                     }
@@ -90,7 +116,7 @@ impl Player for GreedyPlayer {
                     if here < 2 || here == FAR || u.flags.moved_in_combat {
                         continue;
                     }
-                    let step = rs.map.neighbours(u.at).iter().copied().filter(|n| rel.friendly_land(p, *n)).min_by_key(|n| front[n.index()]);
+                    let step = rs.map.neighbours(u.at).iter().copied().filter(|n| rel.friendly_land(p, *n) && allowed[n.index()]).min_by_key(|n| front[n.index()]);
                     if let Some(n) = step.filter(|n| front[n.index()] < here) {
                         self.plan.push_back(Action::Move { units: vec![u.id], route: vec![u.at, n], transport: None, bombing: false });
                     }
@@ -98,27 +124,53 @@ impl Player for GreedyPlayer {
                 // Aircraft go home to the capital if they can.
                 let capital = crate::geo::home(rs, p);
                 for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && u.at != capital) {
-                    if let Some(route) = geo::path(&rel, a.at, capital, |x| !rel.neutral(x)) {
+                    if let Some(route) = geo::path(&rel, a.at, capital, |x| !rel.neutral(x) && allowed[x.index()]) {
                         self.plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
                     }
-                }
-            }
-            Phase::Place => {
-                let capital = crate::geo::home(rs, p);
-                let at: SpaceId = if rel.factory_at(capital).is_some_and(|f| f.owner == p) {
-                    capital
-                } else {
-                    match s.units.iter().find(|u| u.owner == p && rs.stats(u.kind).factory) {
-                        Some(f) => f.at,
-                        None => return Action::EndPhase,
-                    }
-                };
-                for (t, n) in s.purchased.iter() {
-                    self.plan.push_back(Action::Place { at, units: vec![(*t, *n)] });
                 }
             }
             _ => {}
         }
         self.plan.pop_front().unwrap_or(Action::EndPhase)
+    }
+}
+
+impl GreedyPlayer {
+    /// Everything bought at the capital's complex while it has room, then
+    /// wherever the rules take it (China: where fewer than three Chinese
+    /// units stand); the phase ends when nothing more can be placed.
+    fn place(&mut self, game: &Game) -> Action {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let p = s.turn;
+        if game.relations().is_china(p) {
+            return production::china_placement(game, p).unwrap_or(Action::EndPhase);
+        }
+        let capital = crate::geo::home(rs, p);
+        let at = if game.relations().factory_at(capital).is_some_and(|f| f.owner == p) {
+            Some(capital)
+        } else {
+            s.units.iter().find(|u| u.owner == p && rs.stats(u.kind).factory).map(|f| f.at)
+        };
+        let rel = game.relations();
+        for (&t, &n) in s.purchased.iter() {
+            let Some(at) = at else { break };
+            // As many as the complex has room for (where it is limited).
+            let room = production::room_at(&rel, p, at, production::damage_at(&rel, at)).map(|r| r.saturating_sub(s.placed.get(&at).copied().unwrap_or(0)));
+            let n = room.map_or(n, |r| n.min(r));
+            if n == 0 {
+                continue;
+            }
+            let a = Action::Place { at, units: vec![(t, n)] };
+            if !self.refused.contains(&format!("{a:?}")) {
+                return a;
+            }
+        }
+        // The capital is full, lost, or the units are ships: one at a time
+        // where the rules take them. Classic loses what is not placed.
+        if !rs.options.unplaced_units_kept {
+            return Action::EndPhase;
+        }
+        production::any_placement(game, capital.index()).unwrap_or(Action::EndPhase)
     }
 }

@@ -5,6 +5,7 @@
 mod computer;
 mod geo;
 mod greedy;
+pub mod production;
 pub mod odds;
 mod random;
 pub mod roles;

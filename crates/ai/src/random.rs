@@ -1,11 +1,13 @@
 //! A player that picks random candidate actions: the floor any computer
 //! player must clear.
 
+use crate::production;
 use crate::Player;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
 use warboard_rules::battle::{self, BattleResult, Decision};
 use warboard_rules::ids::UnitType;
+use warboard_rules::ruleset::{BombingCap, ResearchCharts};
 use warboard_rules::{Action, Game, Phase, RuleError, SpaceId};
 
 pub struct RandomPlayer {
@@ -63,17 +65,36 @@ impl Player for RandomPlayer {
                 _ => Action::Continue,
             };
         }
-        // Give up on a phase after many refusals.
-        if self.refused > 40 {
+        // Give up on a phase after many refusals (a place phase ends only
+        // once nothing more can be placed: see below).
+        let must_place = s.phase == Phase::Place && rs.options.unplaced_units_kept;
+        if self.refused > 40 && !must_place {
             return Action::EndPhase;
         }
         let p = s.turn;
+        let china = game.relations().is_china(p);
         match s.phase {
             // The Alternative round's phases come with that ruleset (issue 13).
-            Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
+            Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
+            // Anniversary's researchers: now and then one or two, or none
+            // (those held roll again), on a chart picked at random.
+            Phase::Research if rs.options.research_charts == ResearchCharts::Anniversary && !china && self.refused < 3 && self.below(4) == 0 => {
+                Action::Research { dice: self.below(3) as u32, development: None, chart: Some(1 + self.below(2) as u8) }
+            }
+            Phase::Research => Action::EndPhase,
             Phase::Purchase => {
-                if self.below(3) == 0 {
+                // China buys nothing: its infantry come when the phase ends.
+                if china || self.below(3) == 0 {
                     return Action::EndPhase;
+                }
+                // A damaged complex is repaired now and then.
+                if rs.options.bombing_cap == BombingCap::FactoryDamage && self.below(4) == 0 {
+                    let damaged: Vec<(SpaceId, u8)> =
+                        s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).factory && u.hits > 0).map(|u| (u.at, u.hits)).collect();
+                    if !damaged.is_empty() {
+                        let (at, hits) = damaged[self.below(damaged.len())];
+                        return Action::Repair { at, count: 1 + self.below(hits as usize) as u32 };
+                    }
                 }
                 let types: Vec<UnitType> = rs.unit_types().filter(|u| u.buyable).map(|u| u.kind).collect();
                 if types.is_empty() {
@@ -110,6 +131,14 @@ impl Player for RandomPlayer {
                     return Action::EndPhase;
                 }
                 let factories: Vec<SpaceId> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).factory).map(|u| u.at).collect();
+                if china || (must_place && (factories.is_empty() || self.refused > 20)) {
+                    // China places without a complex; and where guesses
+                    // keep failing, some legal placement is looked for from
+                    // a random space on: units that can be placed must be
+                    // (Anniversary), so the phase ends only when none can.
+                    let start = self.below(rs.map.len());
+                    return production::any_placement(game, start).unwrap_or(Action::EndPhase);
+                }
                 if factories.is_empty() {
                     return Action::EndPhase;
                 }

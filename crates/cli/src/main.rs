@@ -12,7 +12,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "warboard", version, about = "Axis & Allies rules engine: classic (Milton Bradley 2nd edition with DAAK rulings) and Europe (Avalon Hill 1999 with its FAQ)")]
+#[command(
+    name = "warboard",
+    version,
+    about = "Axis & Allies rules engine: classic (Milton Bradley 2nd edition with DAAK rulings), Europe (Avalon Hill 1999 with its FAQ) and the Anniversary Edition (Avalon Hill 2008, 1941 and 1942, with its errata and FAQ)"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -23,8 +27,8 @@ enum Command {
     /// Play a game of Axis & Allies in the terminal against the computer:
     /// classic, or another ruleset with --ruleset (docs/play.md).
     Play {
-        /// The ruleset of a new game: classic or europe (a loaded game keeps
-        /// its own).
+        /// The ruleset of a new game: classic, europe, anniversary-1941 or
+        /// anniversary-1942 (a loaded game keeps its own).
         #[arg(long)]
         ruleset: Option<String>,
         /// The powers you play, comma-separated (e.g. russia,uk; or all, none);
@@ -38,12 +42,17 @@ enum Command {
         #[arg(long)]
         load: Option<PathBuf>,
     },
-    /// Show a ruleset's board: a summary, or one space.
+    /// Show a ruleset's board: a summary, or one space
+    /// (`warboard map classic EGY`, or `warboard map --ruleset anniversary-1941 CHG`).
     Map {
-        /// Ruleset name (e.g. classic).
-        ruleset: String,
-        /// A territory or sea zone id (e.g. EGY); omit for the summary.
-        space: Option<String>,
+        /// The ruleset (default classic), then a territory or sea zone id
+        /// (e.g. EGY; omit it for the summary).
+        #[arg(num_args = 0..=2, value_name = "RULESET [SPACE]")]
+        args: Vec<String>,
+        /// The ruleset, named as an option (then the one word left is the
+        /// space).
+        #[arg(long = "ruleset")]
+        ruleset: Option<String>,
     },
     /// Run rule conformance cases (*.json files or folders of them).
     Conform {
@@ -62,7 +71,7 @@ enum Command {
     /// Computer against computer: games of a ruleset (classic by default)
     /// from its standard position.
     Selfplay {
-        /// The ruleset: classic or europe.
+        /// The ruleset: classic, europe, anniversary-1941 or anniversary-1942.
         #[arg(long, default_value = "classic")]
         ruleset: String,
         /// How many games.
@@ -105,7 +114,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Map { ruleset, space } => match map_cmd::run(&ruleset, space.as_deref()) {
+        Command::Map { args, ruleset } => match map_cmd::arguments(&args, ruleset.as_deref()).and_then(|(r, space)| map_cmd::run(&r, space.as_deref())) {
             Ok(text) => {
                 print!("{text}");
                 ExitCode::SUCCESS

@@ -5,6 +5,20 @@ use warboard_rules::ids::UnitType;
 use warboard_rules::ruleset::{self, SpaceKind};
 use warboard_rules::Game;
 
+/// The ruleset and the space from the command line: `map RULESET [SPACE]`,
+/// or `map --ruleset RULESET [SPACE]`; no ruleset at all: classic.
+pub fn arguments(args: &[String], flag: Option<&str>) -> Result<(String, Option<String>), String> {
+    match (flag, args) {
+        (Some(r), []) => Ok((r.to_string(), None)),
+        (Some(r), [space]) => Ok((r.to_string(), Some(space.clone()))),
+        (Some(r), [first, space]) if *first == r => Ok((r.to_string(), Some(space.clone()))),
+        (Some(r), _) => Err(format!("with --ruleset {r}, name at most one space")),
+        (None, []) => Ok(("classic".to_string(), None)),
+        (None, [r]) => Ok((r.clone(), None)),
+        (None, [r, space, ..]) => Ok((r.clone(), Some(space.clone()))),
+    }
+}
+
 pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
     let rs = ruleset::ruleset(ruleset_name).map_err(|e| e.to_string())?;
     let game = Game::standard(rs.clone());
@@ -15,8 +29,26 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
             let land = map.spaces.iter().filter(|s| s.kind == SpaceKind::Land).count();
             let neutral = map.spaces.iter().filter(|s| s.neutral).count();
             let sea = map.len() - land;
-            writeln!(out, "{} — {}", rs.name, rs.title).unwrap();
+            match &rs.scenario {
+                Some(scenario) => writeln!(out, "{} ({scenario} scenario) — {}", rs.name, rs.title).unwrap(),
+                None => writeln!(out, "{} — {}", rs.name, rs.title).unwrap(),
+            }
             writeln!(out, "{land} land territories ({neutral} neutral), {sea} sea zones, {} canals", map.canals.len()).unwrap();
+            let cities: Vec<_> = map.ids().filter(|t| map.space(*t).victory_city).collect();
+            if !cities.is_empty() {
+                let held = |side: warboard_rules::Side| {
+                    cities.iter().filter(|t| game.state.control[t.index()].is_some_and(|p| rs.side(p) == side)).map(|t| map.name(*t)).collect::<Vec<_>>()
+                };
+                let (axis, allies) = (held(warboard_rules::Side::Axis), held(warboard_rules::Side::Allies));
+                let need = if rs.options.capital_victory == ruleset::CapitalVictory::VictoryCities {
+                    format!(": a side holding {} at the end of a round wins", rs.options.victory_cities)
+                } else {
+                    String::new()
+                };
+                writeln!(out, "{} victory cities{need}", cities.len()).unwrap();
+                writeln!(out, "  axis ({}): {}", axis.len(), axis.join(" ")).unwrap();
+                writeln!(out, "  allies ({}): {}", allies.len(), allies.join(" ")).unwrap();
+            }
             writeln!(out).unwrap();
             writeln!(out, "{:<10} {:<16} {:<7} {:>7} {:>8} {:>5}", "power", "name", "side", "capital", "income", "bank").unwrap();
             for p in rs.power_ids() {
@@ -34,7 +66,7 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
                 .unwrap();
             }
             writeln!(out).unwrap();
-            writeln!(out, "Turn order: {}", rs.powers.iter().map(|p| p.id.as_str()).collect::<Vec<_>>().join(", ")).unwrap();
+            writeln!(out, "Turn order: {}", rs.turn.order.iter().map(|p| rs.power(*p).id.as_str()).collect::<Vec<_>>().join(", ")).unwrap();
             writeln!(out, "Options: {}", rs.options.canonical()).unwrap();
         }
         Some(id) => {
@@ -49,9 +81,17 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
                     writeln!(out, "kind:       land territory{}", if s.island_in.is_some() { " (island)" } else { "" }).unwrap();
                     let owner = s.original_owner.map(|p| rs.power(p).id.as_str()).unwrap_or("neutral");
                     writeln!(out, "owner:      {owner}").unwrap();
+                    // A scenario may start with a territory held by another power.
+                    let held = game.state.control[sid.index()];
+                    if held != s.original_owner {
+                        writeln!(out, "held by:    {} at the start", held.map(|p| rs.power(p).id.as_str()).unwrap_or("nobody")).unwrap();
+                    }
                     writeln!(out, "IPC value:  {}", s.ipc).unwrap();
                     if let Some(p) = s.capital_of {
                         writeln!(out, "capital of: {}", rs.power(p).id).unwrap();
+                    }
+                    if s.victory_city {
+                        writeln!(out, "victory city").unwrap();
                     }
                     if let Some(z) = s.island_in {
                         writeln!(out, "island:     fully surrounded by {} (fighters of a carrier lost there may land here, DAAK 3.4(b))", map.name(z)).unwrap();

@@ -70,3 +70,33 @@ fn selfplay_plays_europe_games() {
     let (ok, _, err) = warboard(&["selfplay", "--ruleset", "chess", "-n", "1"]);
     assert!(!ok && err.contains("unknown ruleset `chess`"), "{err}");
 }
+
+#[test]
+fn map_shows_the_anniversary_scenarios() {
+    let (ok, out, err) = warboard(&["map", "--ruleset", "anniversary-1941"]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("anniversary (1941 scenario)"), "{out}");
+    assert!(out.contains("18 victory cities: a side holding 15 at the end of a round wins"), "{out}");
+    assert!(out.contains("china") && out.contains("Turn order: germany, russia, japan, uk, italy, usa, china"), "{out}");
+    let (ok, out, _) = warboard(&["map", "anniversary-1942"]);
+    assert!(ok && out.contains("Turn order: japan, russia, germany, uk, italy, usa, china"), "the 1942 order starts with Japan: {out}");
+    let (ok, out, _) = warboard(&["map", "--ruleset", "anniversary-1941", "GER"]);
+    assert!(ok && out.contains("victory city") && out.contains("capital of: germany"), "{out}");
+    let (ok, out, _) = warboard(&["map", "anniversary-1942", "KIA"]);
+    assert!(ok && out.contains("held by:    japan at the start"), "{out}");
+    let (ok, _, err) = warboard(&["map", "--ruleset", "anniversary-1941", "classic", "GER"]);
+    assert!(!ok && err.contains("at most one space"), "{err}");
+    let (ok, out, _) = warboard(&["map"]);
+    assert!(ok && out.starts_with("classic"), "classic is the default: {out}");
+}
+
+#[test]
+fn selfplay_plays_short_anniversary_games() {
+    for scenario in ["anniversary-1941", "anniversary-1942"] {
+        let (ok, out, err) = warboard(&["selfplay", "--ruleset", scenario, "-n", "2", "--rounds", "3"]);
+        assert!(ok, "{scenario}: {err}");
+        assert!(out.contains(&format!("2 {scenario} games, axis: ai, allies: ai, at most 3 rounds, seeds 1..2")), "{out}");
+        let (ok, out, err) = warboard(&["selfplay", "--ruleset", scenario, "-n", "1", "--axis", "random", "--allies", "greedy", "--rounds", "3"]);
+        assert!(ok && out.contains("1 anniversary"), "{scenario}: {err}");
+    }
+}

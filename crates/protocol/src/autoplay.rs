@@ -3,7 +3,7 @@
 //! proposing refused actions: buy and move nothing more, fight battles to
 //! the end with `resolve`, answer battle decisions as `resolve` would
 //! (casualties by the ruleset's default order of loss, the attacker presses
-//! on, no submarine withdraws).
+//! on, no submarine withdraws), and place what must be placed.
 
 use serde_json::{json, Value};
 use warboard_record::{unit_name, Record};
@@ -31,6 +31,20 @@ pub(crate) fn default_action(record: &Record) -> Value {
                 .find(|b| record.trial(&Action::Resolve { at: Some(b.at) }).is_ok());
             match next {
                 Some(b) => json!({"type": "resolve", "at": rs.map.name(b.at)}),
+                None => json!({"type": "end_phase"}),
+            }
+        }
+        // Units that can be placed must be (Anniversary): the first
+        // placement the rules take, until none is left.
+        None if s.phase == Phase::Place && record.trial(&Action::EndPhase).is_err() => {
+            let placement = rs.map.ids().find_map(|at| {
+                s.purchased
+                    .keys()
+                    .map(|kind| Action::Place { at, units: vec![(*kind, 1)] })
+                    .find(|a| record.trial(a).is_ok())
+            });
+            match placement {
+                Some(a) => warboard_record::action_to_format(&a, rs),
                 None => json!({"type": "end_phase"}),
             }
         }

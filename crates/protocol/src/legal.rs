@@ -123,11 +123,16 @@ fn bank_bound(record: &Record) -> u32 {
 
 fn research(record: &Record, out: &mut Vec<Slot>) {
     let max = bank_bound(record);
-    // Anniversary: researchers work on a chart the player names.
+    // Anniversary: researchers work on a chart the player names; with
+    // researchers held, none need be hired (`min_dice` 0: those held roll).
     for chart in [1, 2] {
         let on_chart = |n| legal(record, &Action::Research { dice: n, development: None, chart: Some(chart) });
-        if let Some(n) = most(max, on_chart) {
-            out.push(Slot::Ready(json!({"type": "research", "chart": chart, "max_dice": n})));
+        let free = on_chart(0);
+        match (most(max, on_chart), free) {
+            (Some(n), true) => out.push(Slot::Ready(json!({"type": "research", "chart": chart, "min_dice": 0, "max_dice": n}))),
+            (Some(n), false) => out.push(Slot::Ready(json!({"type": "research", "chart": chart, "max_dice": n}))),
+            (None, true) => out.push(Slot::Ready(json!({"type": "research", "chart": chart, "min_dice": 0, "max_dice": 0}))),
+            (None, false) => {}
         }
     }
     let plain = |n| legal(record, &Action::Research { dice: n, development: None, chart: None });
@@ -146,6 +151,7 @@ fn research(record: &Record, out: &mut Vec<Slot>) {
 
 fn purchases(record: &Record, out: &mut Vec<Slot>) {
     let max = bank_bound(record);
+    repairs(record, out);
     for kind in record.game().ruleset.unit_types().map(|u| u.kind) {
         let buy = |n| Action::Purchase { units: vec![(kind, n)] };
         let Some(n) = most(max, |n| legal(record, &buy(n))) else { continue };
@@ -157,6 +163,20 @@ fn purchases(record: &Record, out: &mut Vec<Slot>) {
             Err(_) => None,
         };
         out.push(Slot::Ready(json!({"type": "purchase", "unit": kind.name(), "cost": cost, "max": n})));
+    }
+}
+
+/// Anniversary's repairs: for each of the power's damaged complexes, the
+/// most damage markers it can remove now (1 IPC each).
+fn repairs(record: &Record, out: &mut Vec<Slot>) {
+    let game = record.game();
+    let (rs, s) = (&game.ruleset, &game.state);
+    let damaged: Vec<(SpaceId, u32)> =
+        s.units.iter().filter(|u| u.owner == s.turn && rs.stats(u.kind).factory && u.hits > 0).map(|u| (u.at, u.hits as u32)).collect();
+    for (at, hits) in damaged {
+        if let Some(n) = most(hits, |n| legal(record, &Action::Repair { at, count: n })) {
+            out.push(Slot::Ready(json!({"type": "repair", "at": space(rs, at), "damage": hits, "max": n})));
+        }
     }
 }
 

@@ -183,3 +183,43 @@ fn engine_shaped_names_in_a_position_must_match() {
         {"at":"GER","owner":"germany","type":"infantry","id":"u0"},
         {"at":"GER","owner":"germany","type":"infantry","id":"first"}]}}));
 }
+
+#[test]
+fn the_engine_plays_anniversary_around_a_client_china() {
+    // The client plays China in both scenarios; the engine plays the six
+    // others (researchers, repairs, units that must be placed) for two
+    // rounds without getting stuck, and China's received infantry are
+    // placed where `legal` says, without a complex.
+    for ruleset in ["anniversary-1941", "anniversary-1942"] {
+        let mut c = Client::new();
+        let mut s = c.ok(json!({"cmd": "new", "ruleset": ruleset, "seed": 4, "powers": ["china"]}))["summary"].clone();
+        let (mut steps, mut placed) = (0, 0);
+        while s["round"].as_u64() <= Some(2) && s["winner"].is_null() {
+            steps += 1;
+            assert!(steps < 2000, "{ruleset}: {s}");
+            assert_eq!(s["awaiting"].as_str(), Some("client"), "{ruleset}: the engine hands over only to China: {s}");
+            let action = if s["turn"] != "china" {
+                // China defends a battle in another power's turn: the
+                // default choices.
+                json!({"type": "resolve"})
+            } else if s["phase"] == "place" {
+                let items = c.ok(json!({"cmd": "legal"}))["items"].clone();
+                match items.as_array().unwrap().iter().find(|i| i["type"] == "place") {
+                    Some(p) => {
+                        placed += 1;
+                        json!({"type": "place", "at": p["at"], "units": {"infantry": 1}})
+                    }
+                    None => json!({"type": "end_phase"}),
+                }
+            } else {
+                json!({"type": "end_phase"})
+            };
+            s = c.act(action);
+        }
+        assert!(placed > 0, "{ruleset}: China placed infantry");
+        assert!(!c.events.iter().any(|e| e["event"] == "engine_stuck"), "{ruleset}: {:?}", c.events.iter().find(|e| e["event"] == "engine_stuck"));
+        for power in ["germany", "russia", "japan", "uk", "italy", "usa"] {
+            assert!(c.events.iter().any(|e| e["event"] == "engine_action" && e["power"] == power), "{ruleset}: the engine played {power}");
+        }
+    }
+}

@@ -9,7 +9,20 @@ use warboard_record::{ApplyError, DiceMode, Origin, Record, Start};
 fn actions_of(item: &Value) -> Vec<Value> {
     match item["type"].as_str().unwrap() {
         "purchase" => vec![json!({"type": "purchase", "units": {item["unit"].as_str().unwrap(): item["max"]}})],
-        "research" => vec![json!({"type": "research", "dice": item["max_dice"]})],
+        "research" => {
+            // Anniversary items name their chart, and may allow no dice.
+            let mut dice = vec![item["max_dice"].clone()];
+            if item.get("min_dice").is_some() {
+                dice.push(item["min_dice"].clone());
+            }
+            dice.into_iter()
+                .map(|n| match item.get("chart") {
+                    Some(c) => json!({"type": "research", "dice": n, "chart": c}),
+                    None => json!({"type": "research", "dice": n}),
+                })
+                .collect()
+        }
+        "repair" => vec![json!({"type": "repair", "at": item["at"], "count": item["max"]})],
         "move" => item["routes"]
             .as_array()
             .unwrap()
@@ -140,4 +153,67 @@ fn paging_covers_the_list() {
     assert_eq!(pieces, whole.items);
     assert!(legal_page(&record, whole.total + 10, None).items.is_empty());
     assert_eq!(legal_page(&record, 0, Some(100_000)).limit, MAX_LIMIT);
+}
+
+fn anniversary(state: Value) -> Record {
+    let start = Start {
+        ruleset: "anniversary-1941".into(),
+        options: Default::default(),
+        position: warboard_record::Position { setup: "empty".into(), state: Some(state) },
+        dice: DiceMode::Seeded { seed: 3 },
+    };
+    Record::new(start).unwrap()
+}
+
+#[test]
+fn anniversary_research_names_its_chart_and_researchers_held_roll_for_nothing() {
+    let record = anniversary(json!({"turn": "germany", "phase": "research", "ipcs": {"germany": 12}}));
+    let items = all_items(&record);
+    assert!(items.contains(&json!({"type": "research", "chart": 1, "max_dice": 2})), "{items:?}");
+    assert!(items.contains(&json!({"type": "research", "chart": 2, "max_dice": 2})), "{items:?}");
+    assert!(!items.iter().any(|i| i["type"] == "research" && i.get("chart").is_none()), "no research without a chart: {items:?}");
+    check_all_legal(&record);
+    // Researchers held: they may roll with none hired, even with no money.
+    let record = anniversary(json!({"turn": "germany", "phase": "research", "ipcs": {"germany": 0}, "researchers": {"germany": 2}}));
+    let items = all_items(&record);
+    assert!(items.contains(&json!({"type": "research", "chart": 1, "min_dice": 0, "max_dice": 0})), "{items:?}");
+    check_all_legal(&record);
+    // China does no research.
+    let record = anniversary(json!({"turn": "china", "phase": "research", "units": [{"at": "CHG", "owner": "china", "type": "infantry"}]}));
+    assert_eq!(all_items(&record), vec![json!({"type": "end_phase"})]);
+}
+
+#[test]
+fn anniversary_repairs_are_listed_in_the_purchase_phase() {
+    let state = json!({
+        "round": 2, "turn": "germany", "phase": "purchase", "ipcs": {"germany": 3},
+        "units": [{"at": "GER", "owner": "germany", "type": "industrial_complex", "damage": 5}]
+    });
+    let record = anniversary(state);
+    let items = all_items(&record);
+    assert!(items.contains(&json!({"type": "repair", "at": "GER", "damage": 5, "max": 3})), "as far as the bank pays: {items:?}");
+    check_all_legal(&record);
+}
+
+#[test]
+fn anniversary_placements_list_chinas_territories_and_must_place_holds_the_phase() {
+    // China places its received infantry without a complex.
+    let state = json!({
+        "turn": "china", "phase": "place", "purchased": {"infantry": 2},
+        "units": [{"at": "CHG", "owner": "china", "type": "infantry"}]
+    });
+    let record = anniversary(state);
+    let items = all_items(&record);
+    assert!(items.contains(&json!({"type": "place", "at": "CHG", "units": ["infantry"]})), "{items:?}");
+    check_all_legal(&record);
+    // Germany with units its complex can take: the phase may not end yet.
+    let state = json!({
+        "turn": "germany", "phase": "place", "purchased": {"infantry": 2},
+        "units": [{"at": "GER", "owner": "germany", "type": "industrial_complex"}]
+    });
+    let record = anniversary(state);
+    let items = all_items(&record);
+    assert!(items.contains(&json!({"type": "place", "at": "GER", "units": ["infantry"]})), "{items:?}");
+    assert!(!items.contains(&json!({"type": "end_phase"})), "units that can be placed must be: {items:?}");
+    check_all_legal(&record);
 }

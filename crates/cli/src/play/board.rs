@@ -94,6 +94,9 @@ pub fn detail(game: &Game, at: SpaceId) -> Vec<String> {
         if let Some(p) = space.capital_of {
             facts.push(format!("capital of {}", rs.power(p).id));
         }
+        if space.victory_city {
+            facts.push("victory city".into());
+        }
         lines.push(facts.join(", "));
     }
     let neighbours: Vec<&str> = rs.map.neighbours(at).iter().map(|n| rs.map.name(*n)).collect();

@@ -20,11 +20,20 @@ pub enum UnitPick {
 /// A game action as the person typed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Order {
+    /// Research dice (classic), or Anniversary researchers hired (0: only
+    /// those held roll) and the breakthrough chart they roll on.
     Research {
         dice: u32,
         development: Option<Development>,
+        chart: Option<u8>,
     },
     Buy(Vec<(UnitType, u32)>),
+    /// Removes damage markers from one's own industrial complex
+    /// (Anniversary, purchase phase); no count: all of them.
+    Repair {
+        at: SpaceId,
+        count: Option<u32>,
+    },
     Move {
         units: Vec<UnitPick>,
         route: Vec<SpaceId>,
@@ -73,7 +82,9 @@ pub enum Command {
 /// The commands, one line each, for the help text and docs/play.md.
 pub const SYNTAX: &[&str] = &[
     "research N [development]   roll N research dice",
+    "research N chart 1|2       hire N researchers, all roll on a chart",
     "buy 3 inf 1 arm            purchase units",
+    "repair GER [2]             remove damage from a complex (all of it)",
     "move 2 inf GER EEU         move along a route (via u57: by that transport)",
     "bomb 1 bmb WEU GBR         strategic bombing raid",
     "end                        end the phase",
@@ -103,6 +114,7 @@ pub fn parse(line: &str, rs: &Ruleset) -> Result<Command, String> {
     match verb.to_ascii_lowercase().as_str() {
         "research" | "res" => order(research(args)?),
         "buy" | "purchase" => order(Order::Buy(counts_only(args, rs, "buy")?)),
+        "repair" | "rep" => order(repair(args, rs)?),
         "move" | "mv" | "m" => order(movement(args, rs, false)?),
         "bomb" => order(movement(args, rs, true)?),
         "end" | "done" | "next" => no_args(args, Order::EndPhase),
@@ -239,9 +251,28 @@ fn counts_only(args: &[&str], rs: &Ruleset, verb: &str) -> Result<Counts, String
     Ok(list)
 }
 
+/// `research 2`, `research 2 jet_fighters` (a chosen development), or
+/// Anniversary's `research 2 chart 1` (two researchers hired, all held roll
+/// on chart 1) and `research chart 2` (none hired: those held roll).
 fn research(args: &[&str]) -> Result<Order, String> {
-    let usage = "`research 2` rolls two research dice (`research 2 jet_fighters` where the development is chosen)";
-    let (dice, development) = match args {
+    let usage = "`research 2` rolls two research dice (`research 2 jet_fighters` where the development is chosen; `research 2 chart 1` hires two researchers for chart 1)";
+    // `chart C` may stand anywhere after the count.
+    let mut chart = None;
+    let mut rest: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i].eq_ignore_ascii_case("chart") {
+            let c = args.get(i + 1).and_then(|c| c.parse::<u8>().ok()).filter(|c| (1..=2).contains(c));
+            chart = Some(c.ok_or("`chart` is followed by 1 (land and production) or 2 (air and naval): `research 2 chart 1`")?);
+            i += 2;
+        } else {
+            rest.push(args[i]);
+            i += 1;
+        }
+    }
+    let (dice, development) = match rest.as_slice() {
+        // Researchers held roll again without hiring more.
+        [] if chart.is_some() => (Some(0), None),
         [n] => (count(n), None),
         [n, d] => {
             let dev = Development::parse(&d.to_ascii_lowercase()).ok_or_else(|| {
@@ -252,7 +283,25 @@ fn research(args: &[&str]) -> Result<Order, String> {
         }
         _ => (None, None),
     };
-    Ok(Order::Research { dice: dice.ok_or(usage)?, development })
+    Ok(Order::Research { dice: dice.ok_or(usage)?, development, chart })
+}
+
+/// `repair GER 2`, `repair 2 GER`, or `repair GER` (every damage marker).
+fn repair(args: &[&str], rs: &Ruleset) -> Result<Order, String> {
+    let usage = "`repair GER 2` removes two damage markers from the complex in GER (`repair GER`: all of them)";
+    let (at, n) = match args {
+        [at] => (at, None),
+        [a, b] => match (count(a), count(b)) {
+            (Some(n), None) => (b, Some(n)),
+            (None, Some(n)) => (a, Some(n)),
+            _ => return Err(usage.into()),
+        },
+        _ => return Err(usage.into()),
+    };
+    if n == Some(0) {
+        return Err("a count is at least 1".into());
+    }
+    Ok(Order::Repair { at: space(at, rs)?, count: n })
 }
 
 fn movement(args: &[&str], rs: &Ruleset, bombing: bool) -> Result<Order, String> {
@@ -414,12 +463,35 @@ mod tests {
     }
 
     #[test]
+    fn anniversary_research_names_a_chart_and_repairs_name_a_complex() {
+        let rs = warboard_rules::ruleset("anniversary-1941").expect("anniversary loads");
+        let research = |dice, chart| Ok(Command::Order(Order::Research { dice, development: None, chart }));
+        assert_eq!(parse("research 2 chart 1", &rs), research(2, Some(1)));
+        assert_eq!(parse("research chart 2 1", &rs), research(1, Some(2)), "the chart may come first");
+        assert_eq!(parse("res chart 2", &rs), research(0, Some(2)), "no count: the researchers held roll");
+        assert_eq!(parse("research 0 chart 1", &rs), research(0, Some(1)));
+        assert!(parse("research 2 chart 3", &rs).unwrap_err().contains("1 (land and production) or 2"));
+        assert!(parse("research 2 chart", &rs).is_err());
+        let ger = id(&rs, "GER");
+        let repair = |count| Ok(Command::Order(Order::Repair { at: ger, count }));
+        assert_eq!(parse("repair GER 3", &rs), repair(Some(3)));
+        assert_eq!(parse("repair 3 ger", &rs), repair(Some(3)));
+        assert_eq!(parse("repair GER", &rs), repair(None));
+        assert!(parse("repair", &rs).unwrap_err().contains("repair GER 2"));
+        assert!(parse("repair GER 0", &rs).is_err());
+        assert!(parse("repair XXX 2", &rs).unwrap_err().contains("not a territory"));
+        // China places its infantry in its own territories, complex or not.
+        let chg = id(&rs, "CHG");
+        assert_eq!(parse("place 2 inf CHG", &rs), Ok(Command::Order(Order::Place { at: chg, units: vec![(UnitType::Infantry, 2)] })));
+    }
+
+    #[test]
     fn other_commands() {
         let rs = rs();
-        assert_eq!(parse("research 2", &rs), Ok(Command::Order(Order::Research { dice: 2, development: None })));
+        assert_eq!(parse("research 2", &rs), Ok(Command::Order(Order::Research { dice: 2, development: None, chart: None })));
         assert_eq!(
             parse("research 1 jet_fighters", &rs),
-            Ok(Command::Order(Order::Research { dice: 1, development: Some(Development::JetFighters) }))
+            Ok(Command::Order(Order::Research { dice: 1, development: Some(Development::JetFighters), chart: None }))
         );
         assert_eq!(parse("save my game.json", &rs), Ok(Command::Save("my game.json".into())));
         assert_eq!(parse("  load g.json ", &rs), Ok(Command::Load("g.json".into())));

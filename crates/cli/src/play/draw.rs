@@ -117,6 +117,14 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         format!("bank {} IPCs", s.ipcs[turn.index()]),
         format!("income {}", game.income(turn)),
     ];
+    // Where victory cities decide the game: how many each side holds.
+    let rs = &game.ruleset;
+    if rs.options.capital_victory == warboard_rules::ruleset::CapitalVictory::VictoryCities {
+        let held = |side: warboard_rules::Side| {
+            rs.map.ids().filter(|t| rs.map.space(*t).victory_city && s.control[t.index()].is_some_and(|q| rs.side(q) == side)).count()
+        };
+        parts.push(format!("cities axis {} allies {} (of {} to win)", held(warboard_rules::Side::Axis), held(warboard_rules::Side::Allies), rs.options.victory_cities));
+    }
     match (&s.winner, session.actor()) {
         (Some(w), _) => parts.push(format!("GAME OVER: the {} win", w.describe(|p| game.ruleset.power(p).id.clone()))),
         (None, Some(p)) => {

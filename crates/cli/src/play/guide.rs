@@ -5,6 +5,8 @@ use super::names::{counts_text, short};
 use super::odds;
 use super::session::Session;
 use warboard_rules::battle::{self, Decision};
+use warboard_ai::production;
+use warboard_rules::ruleset::ResearchCharts;
 use warboard_rules::{Action, FixedDice, Game, Phase, PowerId, UnitType};
 
 /// The help panel's lines.
@@ -82,15 +84,36 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
     let bank = s.ipcs[p.index()];
     match s.phase {
         Phase::Research => {
-            if rs.options.weapons_development {
+            if rs.options.weapons_development && rs.options.research_charts == ResearchCharts::Anniversary {
+                if game.relations().is_china(p) {
+                    out.push("research: China does no research".into());
+                } else {
+                    let held = s.researchers[p.index()];
+                    out.push(format!("research N chart 1|2: hire N researchers, 5 IPCs each (bank {bank}, {held} held); all held roll"));
+                    out.push("  chart 1: land and production; chart 2: air and naval; research chart 1: only those held roll".into());
+                }
+            } else if rs.options.weapons_development {
                 out.push(format!("research N: roll N research dice, 5 IPCs each (bank {bank})"));
             } else {
                 out.push("research: weapons development is off".into());
             }
             out.push("end: on to purchase".into());
         }
+        Phase::Purchase if game.relations().is_china(p) => {
+            out.push("China buys nothing: it receives one infantry per two territories it holds".into());
+            out.push("end: receive them, on to combat move".into());
+        }
         Phase::Purchase => {
             out.push(format!("buy 3 inf 1 arm ... (bank {bank} IPCs)"));
+            let damaged: Vec<String> = s
+                .units
+                .iter()
+                .filter(|u| u.owner == p && rs.stats(u.kind).factory && u.hits > 0)
+                .map(|u| format!("{} {}", rs.map.name(u.at), u.hits))
+                .collect();
+            if !damaged.is_empty() {
+                out.push(format!("repair GER 2: remove damage, 1 IPC each (damaged: {})", damaged.join(", ")));
+            }
             let prices: Vec<String> = rs.unit_types().filter(|u| u.buyable).map(|u| format!("{} {}", short(u.kind), u.cost)).collect();
             out.push(format!("  {}", prices.join(", ")));
             if !s.purchased.is_empty() {
@@ -120,16 +143,42 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         }
         Phase::Place => {
             let waiting: Vec<_> = s.purchased.iter().map(|(k, n)| (*k, *n)).collect();
-            out.push(format!("place 2 inf GER: to place {}", counts_text(&waiting)));
-            let factories: Vec<&str> = rs
-                .map
-                .ids()
-                .filter(|t| s.control[t.index()] == Some(p))
-                .filter(|t| s.units_at(*t).any(|u| rs.stats(u.kind).factory))
-                .map(|t| rs.map.name(t))
-                .collect();
-            out.push(format!("  factories: {}", factories.join(" ")));
-            out.push("end: unplaced units are lost".into());
+            let rel = game.relations();
+            if rel.is_china(p) {
+                // AA50 FAQ: China: no complex; where fewer than three
+                // Chinese units stood before placing began.
+                let spots: Vec<&str> = rs
+                    .map
+                    .ids()
+                    .filter(|t| rs.map.is_land(*t) && s.control[t.index()] == Some(p))
+                    .filter(|t| rel.units_of(p, *t).filter(|u| !u.flags.new).count() < 3)
+                    .map(|t| rs.map.name(t))
+                    .collect();
+                out.push(format!("place 2 inf CHG: to place {}", counts_text(&waiting)));
+                out.push(format!("  where fewer than 3 Chinese units stand: {}", spots.join(" ")));
+            } else {
+                out.push(format!("place 2 inf GER: to place {}", counts_text(&waiting)));
+                let factories: Vec<String> = rs
+                    .map
+                    .ids()
+                    .filter(|t| s.control[t.index()] == Some(p))
+                    .filter(|t| s.units_at(*t).any(|u| rs.stats(u.kind).factory))
+                    .map(|t| {
+                        // The room left where production is limited.
+                        let room = production::room_at(&rel, p, t, production::damage_at(&rel, t));
+                        match room {
+                            Some(r) => format!("{} ({} left)", rs.map.name(t), r.saturating_sub(s.placed.get(&t).copied().unwrap_or(0))),
+                            None => rs.map.name(t).to_string(),
+                        }
+                    })
+                    .collect();
+                out.push(format!("  factories: {}", factories.join(" ")));
+            }
+            if rs.options.unplaced_units_kept {
+                out.push("end: units with no room wait for a later turn (all that fit must be placed)".into());
+            } else {
+                out.push("end: unplaced units are lost".into());
+            }
         }
         Phase::Income => {
             out.push(format!("end: collect {} IPCs (bank {bank})", game.income(p)));
@@ -215,6 +264,35 @@ mod tests {
         assert_eq!(offered(&game, russia), vec!["convert MOS 1 inf 1 ftr: take over allied units at MOS (1 inf 1 ftr)".to_string()]);
         game.state.turn = germany;
         assert!(offered(&game, germany).is_empty(), "only the knob's power converts, in its own turn");
+    }
+
+    #[test]
+    fn anniversary_help_names_charts_repairs_and_chinas_placement() {
+        let mut s = Session::new("anniversary-1941", 1, vec![true; 7]).expect("an Anniversary game starts");
+        let text = lines(&s).join("\n");
+        assert!(text.starts_with("You play germany now:"), "{text}");
+        assert!(text.contains("research N chart 1|2"), "{text}");
+        let end = crate::play::command::Order::EndPhase;
+        s.order(&end).expect("research ends");
+        // A bombed complex is offered for repair.
+        let game = s.game();
+        let ger = game.ruleset.map.id("GER").unwrap();
+        let mut damaged = game.clone();
+        damaged.state.units.iter_mut().filter(|u| u.at == ger && game.ruleset.stats(u.kind).factory).for_each(|u| u.hits = 3);
+        let mut out = Vec::new();
+        phase_choices(&damaged, damaged.state.turn, &mut out);
+        assert!(out.iter().any(|l| l.contains("repair GER 2") && l.contains("GER 3")), "{out:?}");
+        // China's place phase lists its territories, not complexes.
+        let china = game.ruleset.power_by_name("china").unwrap();
+        let mut chinese = game.clone();
+        chinese.state.turn = china;
+        chinese.state.phase = Phase::Place;
+        chinese.state.purchased.insert(UnitType::Infantry, 2);
+        let mut out = Vec::new();
+        phase_choices(&chinese, china, &mut out);
+        assert!(out.iter().any(|l| l.starts_with("place 2 inf CHG")), "{out:?}");
+        assert!(out.iter().any(|l| l.contains("fewer than 3 Chinese units") && l.contains("CHG")), "{out:?}");
+        assert!(out.iter().any(|l| l.contains("wait for a later turn")), "{out:?}");
     }
 
     #[test]

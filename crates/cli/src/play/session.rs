@@ -321,6 +321,59 @@ mod tests {
     }
 
     #[test]
+    fn computer_players_play_whole_anniversary_rounds_of_both_scenarios() {
+        // Seven powers, China's free infantry, researchers on charts, units
+        // that must be placed: all through the save words, nothing refused.
+        for name in ["anniversary-1941", "anniversary-1942"] {
+            let mut s = Session::new(name, 4, vec![false; 7]).expect("an Anniversary game starts");
+            let mut steps = 0;
+            while s.actor().is_some() && s.game().state.round <= 3 && steps < 200_000 {
+                assert!(s.step_computer(), "the computer always has a move while the game goes on");
+                assert_eq!(s.refused_in_a_row, 0, "{name}: the computer's Anniversary actions are all legal: {:?}", s.log().last());
+                steps += 1;
+            }
+            assert!(!s.computer_stuck());
+            assert!(s.game().state.round > 3 || s.game().state.winner.is_some(), "{name}");
+            let china = s.game().ruleset.power_by_name("china").expect("china");
+            assert!(s.game().state.units.iter().filter(|u| u.owner == china).count() > 0, "{name}: China still has units");
+        }
+    }
+
+    #[test]
+    fn a_person_researches_on_a_chart_repairs_must_place_and_places_chinas_infantry() {
+        let mut s = Session::new("anniversary-1941", 2, vec![true; 7]).expect("an Anniversary game starts");
+        let germany = s.game().ruleset.power_by_name("germany").expect("germany");
+        let bank = s.game().state.ipcs[germany.index()];
+        assert!(order(&mut s, "research 1").unwrap_err().contains("chart"), "Anniversary research names a chart");
+        order(&mut s, "research 2 chart 1").expect("two researchers for chart 1");
+        assert_eq!(s.game().state.ipcs[germany.index()], bank - 10);
+        assert!(s.log().iter().any(|l| l.kind == LineKind::Dice), "the researchers roll: {:?}", s.log());
+        order(&mut s, "end").expect("research ends");
+        // Nothing is damaged at the start: the rules say so in their words.
+        assert!(order(&mut s, "repair GER 1").unwrap_err().contains("damage"));
+        order(&mut s, "buy 1 inf").expect("one infantry");
+        while s.game().state.phase != Phase::Place {
+            order(&mut s, "end").expect("phases end");
+        }
+        let refused = order(&mut s, "end").expect_err("a unit that can be placed must be");
+        assert!(refused.contains("can still be placed"), "{refused}");
+        order(&mut s, "place 1 inf GER").expect("placed at the complex");
+        order(&mut s, "end").expect("now the place phase ends");
+        // Every other power passes; China receives its infantry and places
+        // them where no complex stands.
+        let china = s.game().ruleset.power_by_name("china").expect("china");
+        while !(s.game().state.turn == china && s.game().state.phase == Phase::Place) {
+            order(&mut s, "end").expect("phases end");
+        }
+        let waiting = s.game().state.purchased.get(&warboard_rules::UnitType::Infantry).copied().unwrap_or(0);
+        assert!(waiting > 0, "China received infantry");
+        assert!(order(&mut s, "buy 1 inf").is_err());
+        order(&mut s, &format!("place {waiting} inf CHG")).expect("China places in a territory it holds");
+        assert!(s.game().state.purchased.is_empty());
+        order(&mut s, "end").expect("China's place phase ends");
+    }
+
+    #[test]
     fn a_computer_powers_decision_is_not_the_persons() {
         let mut s = Session::new("classic", 1, germany_only()).expect("a game starts");
         assert!(order(&mut s, "end").unwrap_err().contains("computer plays russia"));

@@ -41,10 +41,16 @@ fn deciding_submarines(game: &Game) -> Vec<UnitId> {
 pub fn order_to_format(order: &Order, game: &Game, side: &str) -> Value {
     let rs = &game.ruleset;
     match order {
-        Order::Research { dice, development } => {
-            with(json!({"type": "research", "dice": dice}), "development", development.map(|d| json!(d.name())).unwrap_or(Value::Null))
+        Order::Research { dice, development, chart } => {
+            let v = with(json!({"type": "research", "dice": dice}), "development", development.map(|d| json!(d.name())).unwrap_or(Value::Null));
+            with(v, "chart", chart.map(|c| json!(c)).unwrap_or(Value::Null))
         }
         Order::Buy(units) => json!({"type": "purchase", "units": unit_counts(units)}),
+        Order::Repair { at, count } => {
+            // No count: every damage marker on the complex there.
+            let count = count.unwrap_or_else(|| game.relations().factory_at(*at).map_or(0, |f| f.hits as u32));
+            json!({"type": "repair", "at": space(rs, *at), "count": count})
+        }
         Order::Move { units, route, transport, bombing } => {
             let route: Vec<Value> = route.iter().map(|s| space(rs, *s)).collect();
             let v = json!({"type": "move", "units": selectors(units), "route": route});
@@ -121,6 +127,19 @@ mod tests {
         assert_eq!(order("resolve", r.game()), json!({"type": "resolve"}));
         assert_eq!(order("retreat UKR", r.game()), json!({"type": "retreat", "to": "UKR"}));
         assert_eq!(order("surrender", r.game()), json!({"type": "surrender", "side": "axis"}));
+    }
+
+    #[test]
+    fn anniversary_research_and_repair_are_written_in_the_save_words() {
+        let r = Record::new(Start::standard("anniversary-1941", DiceMode::Seeded { seed: 1 })).expect("an Anniversary game starts");
+        assert_eq!(order("research 2 chart 1", r.game()), json!({"type": "research", "dice": 2, "chart": 1}));
+        assert_eq!(order("research chart 2", r.game()), json!({"type": "research", "dice": 0, "chart": 2}));
+        assert_eq!(order("repair GER 3", r.game()), json!({"type": "repair", "at": "GER", "count": 3}));
+        // Without a count, the complex's damage; none at the start.
+        assert_eq!(order("repair GER", r.game()), json!({"type": "repair", "at": "GER", "count": 0}));
+        let Ok(Action::Research { dice: 2, chart: Some(1), development: None }) = r.resolve(&order("research 2 chart 1", r.game())) else {
+            panic!("research with a chart resolves");
+        };
     }
 
     #[test]

@@ -235,7 +235,7 @@ impl Ctx<'_> {
         let axis: Vec<PowerId> = teams.members(axis_name).into_iter().filter(|p| self.rs.power(*p).capital.is_some()).collect();
         let allied_capitals_taken = allies.iter().filter(|p| holds(axis_name, **p)).count();
         let axis_capitals_taken = axis.iter().filter(|p| holds(allies_name, **p)).count();
-        let last_of_round = self.s.turn_index() + 1 == self.s.order.len();
+        let last_of_round = self.last_turn_of_round();
         let threshold = self.rs.options.axis_economic_victory as i32;
         let axis_value: i32 = axis.iter().map(|p| rel.territory_value(*p)).sum();
         let capitals_now = last_of_round || self.rs.options.capital_victory_checked == crate::ruleset::VictoryCheck::Turn;
@@ -287,12 +287,20 @@ impl Ctx<'_> {
         }
     }
 
+    /// Whether the turn ending now is the round's last: no power after it
+    /// in the order still takes turns (an eliminated China, or US, takes
+    /// none, and the round ends before it).
+    fn last_turn_of_round(&self) -> bool {
+        let rel = self.rel();
+        !self.s.order.iter().skip(self.s.turn_index() + 1).any(|p| rel.in_game(*p))
+    }
+
     /// Knob `capital_victory = victory_cities` (Anniversary): at the end of a
     /// round, after the last power's turn, a side controlling at least
     /// `victory_cities` victory cities wins (FORMAT.md v2, "Victory": nothing
     /// else is asked).
     fn check_victory_cities(&mut self) {
-        if self.s.turn_index() + 1 != self.s.order.len() {
+        if !self.last_turn_of_round() {
             return;
         }
         let need = self.rs.options.victory_cities as usize;
