@@ -123,6 +123,9 @@ impl Teller<'_> {
             Action::Casualties { units } => {
                 line(LineKind::Battle, format!("battle at {}: casualties chosen: {}", deciding(), self.units(before, units)))
             }
+            Action::Research { dice, chart: Some(c), .. } => {
+                line(LineKind::Action, format!("{} hires {dice} researcher(s); researchers roll on chart {c}", self.power(before.turn)))
+            }
             Action::Research { dice, .. } => line(LineKind::Action, format!("{} buys {dice} research dice", self.power(before.turn))),
             _ => None,
         }
