@@ -9,6 +9,7 @@ use rand_core::{RngCore, SeedableRng};
 use std::collections::BTreeSet;
 use warboard_rules::battle::{self, BattleResult, Decision};
 use warboard_rules::ids::{Domain, UnitType};
+use warboard_rules::ruleset::ResearchCharts;
 use warboard_rules::{ruleset, Action, Game, GameState, Phase, SeededDice, SpaceId};
 
 fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
@@ -24,10 +25,19 @@ fn candidate(game: &Game, rng: &mut ChaCha8Rng) -> Action {
         return Action::EndPhase;
     }
     match s.phase {
+        Phase::Research if rs.options.weapons_development && below(rng, 3) == 0 => {
+            // Anniversary researchers work on a chart; classic rolls dice.
+            let chart = (rs.options.research_charts == ResearchCharts::Anniversary).then(|| 1 + below(rng, 2) as u8);
+            Action::Research { dice: below(rng, 3) as u32, development: None, chart }
+        }
         Phase::Research | Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => Action::EndPhase,
         Phase::Purchase => {
             if below(rng, 3) == 0 {
                 return Action::EndPhase;
+            }
+            let damaged: Vec<SpaceId> = s.units.iter().filter(|u| u.owner == p && u.hits > 0 && rs.stats(u.kind).factory).map(|u| u.at).collect();
+            if !damaged.is_empty() && below(rng, 2) == 0 {
+                return Action::Repair { at: damaged[below(rng, damaged.len())], count: 1 + below(rng, 3) as u32 };
             }
             let types: Vec<UnitType> = rs.unit_types().map(|u| u.kind).collect();
             Action::Purchase { units: vec![(types[below(rng, types.len())], 1 + below(rng, 3) as u32)] }
@@ -49,6 +59,12 @@ fn candidate(game: &Game, rng: &mut ChaCha8Rng) -> Action {
             // Sometimes take the whole stack of that type along.
             if below(rng, 3) == 0 {
                 units = s.units.iter().filter(|x| x.at == u.at && x.owner == p && x.kind == u.kind && x.carried_by == u.carried_by).map(|x| x.id).collect();
+            }
+            // Sometimes a bomber takes an infantry along (paratroopers).
+            if u.kind == UnitType::Bomber && below(rng, 4) == 0 {
+                if let Some(inf) = s.units.iter().find(|x| x.at == u.at && x.owner == p && x.kind == UnitType::Infantry) {
+                    units.push(inf.id);
+                }
             }
             let bombing = u.kind == UnitType::Bomber && below(rng, 4) == 0;
             Action::Move { units, route, transport: None, bombing }
@@ -160,7 +176,7 @@ fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
     }
     for t in rs.map.ids() {
         let aa = s.units.iter().filter(|u| u.at == t && rs.stats(u.kind).anti_aircraft > 0 && u.carried_by.is_none()).count();
-        if aa > 1 {
+        if aa > 1 && rs.options.one_aa_gun_per_territory {
             return Err(format!("{} holds {aa} AA guns", rs.map.name(t)));
         }
     }
@@ -168,7 +184,11 @@ fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
 }
 
 fn play(seed: u64, steps: usize) -> Result<(), String> {
-    let mut game = Game::standard(ruleset("classic").unwrap());
+    play_ruleset("classic", seed, steps)
+}
+
+fn play_ruleset(name: &str, seed: u64, steps: usize) -> Result<(), String> {
+    let mut game = Game::standard(ruleset(name).unwrap());
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut dice = SeededDice::new(seed ^ 0x9e37_79b9);
     for step in 0..steps {
@@ -178,10 +198,10 @@ fn play(seed: u64, steps: usize) -> Result<(), String> {
         let action = candidate(&game, &mut rng);
         let before = game.state.clone();
         match game.apply(&action, &mut dice) {
-            Ok(_) => check_invariants(&game, &before).map_err(|e| format!("seed {seed}, step {step}, after {action:?}: {e}"))?,
+            Ok(_) => check_invariants(&game, &before).map_err(|e| format!("{name}, seed {seed}, step {step}, after {action:?}: {e}"))?,
             Err(e) => {
                 if game.state != before {
-                    return Err(format!("seed {seed}, step {step}: rejected {action:?} ({}) but the state changed", e.code));
+                    return Err(format!("{name}, seed {seed}, step {step}: rejected {action:?} ({}) but the state changed", e.code));
                 }
             }
         }
@@ -197,20 +217,34 @@ proptest! {
     }
 }
 
+proptest! {
+    // The other rulesets: Europe, and Anniversary's two scenarios with
+    // research, repairs, paratroopers and China's turn.
+    #![proptest_config(ProptestConfig { cases: 12, .. ProptestConfig::default() })]
+    #[test]
+    fn random_play_keeps_invariants_in_every_ruleset(seed in any::<u64>()) {
+        for name in ["europe", "anniversary-1941", "anniversary-1942"] {
+            prop_assert_eq!(play_ruleset(name, seed, 1500), Ok(()));
+        }
+    }
+}
+
 #[test]
 fn random_play_reaches_later_rounds() {
     // With end_phase favoured the game moves on through turns and rounds.
-    let mut game = Game::standard(ruleset("classic").unwrap());
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut dice = SeededDice::new(7);
-    for _ in 0..3000 {
-        let a = candidate(&game, &mut rng);
-        let _ = game.apply(&a, &mut dice);
-        if game.state.winner.is_some() {
-            break;
+    for name in ["classic", "europe", "anniversary-1941", "anniversary-1942"] {
+        let mut game = Game::standard(ruleset(name).unwrap());
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut dice = SeededDice::new(7);
+        for _ in 0..3000 {
+            let a = candidate(&game, &mut rng);
+            let _ = game.apply(&a, &mut dice);
+            if game.state.winner.is_some() {
+                break;
+            }
         }
+        assert!(game.state.round >= 2 || game.state.winner.is_some(), "{name}: round {}", game.state.round);
     }
-    assert!(game.state.round >= 2 || game.state.winner.is_some(), "round {}", game.state.round);
 }
 
 #[test]
