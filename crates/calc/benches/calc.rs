@@ -7,7 +7,11 @@
 //! - Monte Carlo through the battle engine, on one core;
 //! - the exact 30-vs-30 answer against 10,000 Monte Carlo runs of it;
 //! - Europe's battles (issue 11): land with artillery, fleets with
-//!   destroyers, submarines, aircraft and two-hit battleships.
+//!   destroyers, submarines, aircraft and two-hit battleships;
+//! - the Anniversary Edition's: AA fire where each aircraft rolls its own
+//!   die, developments, landings with cruisers bombarding, submarines'
+//!   surprise strike both ways, defenseless transports
+//!   (`cargo bench -p warboard-calc -- anniversary`).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
@@ -37,6 +41,17 @@ const EUROPE_LAND_100: &str = "30 inf, 15 art, 25 arm, 20 ftr, 10 bmb vs 50 inf,
 const EUROPE_FLEET_8: &str = "2 bb, 2 dd, 2 sub, 2 ftr vs 1 bb, 2 dd, 2 sub, 1 cv, 2 ftr, 2 trn";
 const EUROPE_NAVAL: &str = "4 sub, 2 ftr, 2 bmb, 2 bb vs 3 sub, 2 cv, 4 ftr, 2 bb, 2 trn";
 const EUROPE_FLEET_26: &str = "4 bb, 6 dd, 8 sub, 6 ftr, 2 bmb vs 3 bb, 6 dd, 6 sub, 3 cv, 6 ftr, 4 trn";
+
+// Anniversary: the same land battles as Europe's (its AA gun's hits are
+// not chosen: each aircraft rolls, so fighters and bombers are lost
+// independently), one with developments on both sides, and a landing.
+const ANNIVERSARY_LAND_10_DEV: &str =
+    "4 inf, 2 art, 2 arm, 1 ftr, 1 bmb with jets, heavy bombers, advanced artillery vs 6 inf, 1 art, 1 arm, 2 ftr, 1 aa with radar";
+const ANNIVERSARY_LANDING: &str = "4 inf, 2 art, 2 arm, 2 bb, 2 cru, 2 ftr vs 8 inf, 2 arm, 1 aa";
+// Anniversary at sea: submarines strike first attacking and defending
+// unless a destroyer faces them; transports are taken last and lost
+// without dice; cruisers.
+const ANNIVERSARY_SUBS_CRUISERS: &str = "4 sub, 2 cru, 1 dd vs 3 sub, 2 cru, 3 trn";
 
 fn calculator() -> Calculator {
     Calculator::new(warboard_rules::ruleset("classic").unwrap())
@@ -124,6 +139,51 @@ fn europe(c: &mut Criterion) {
     group.finish();
 }
 
+fn anniversary(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exact anniversary");
+    let opts = CalcOptions::default();
+    let amphibious = CalcOptions { amphibious: true, ..CalcOptions::default() };
+    let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
+    let mut calc = Calculator::new(warboard_rules::ruleset("anniversary-1941").unwrap());
+    for (name, text, opts) in [
+        ("10v10 infantry", INFANTRY_10, &opts),
+        ("10v10 land, artillery", EUROPE_LAND_10, &opts),
+        ("10v10 land, artillery + aa", EUROPE_LAND_10_AA, &opts),
+        ("10v10 land + aa, developments", ANNIVERSARY_LAND_10_DEV, &opts),
+        ("30v30 land, artillery", EUROPE_LAND_30, &opts),
+        ("30v30 land, artillery + aa", EUROPE_LAND_30_AA, &opts),
+        ("100v100 land, artillery", EUROPE_LAND_100, &opts),
+        ("10v10 landing, 4 ships bombard + aa", ANNIVERSARY_LANDING, &amphibious),
+        ("7v8 submarines, cruisers, transports", ANNIVERSARY_SUBS_CRUISERS, &opts),
+        ("8v10 fleet, destroyers", EUROPE_FLEET_8, &opts),
+        ("10v13 naval, no destroyers", EUROPE_NAVAL, &opts),
+        ("26v28 fleet, destroyers", EUROPE_FLEET_26, &opts),
+    ] {
+        let battle = Battle::parse(text).unwrap();
+        let o = calc.exact_uncached(&battle, opts).unwrap();
+        eprintln!("anniversary {name}: {text}: attacker wins {:.6}, pruned {:.1e}", o.attacker_wins, o.pruned);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| calc.exact_uncached(black_box(&battle), opts).unwrap()));
+    }
+    for (name, text) in [("30v30 land, artillery + aa", EUROPE_LAND_30_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
+        let battle = Battle::parse(text).unwrap();
+        group.bench_function(BenchmarkId::new("with rounds distribution", name), |b| {
+            b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("monte_carlo_one_core anniversary");
+    let pool = one_core();
+    for (name, text) in [("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
+        let battle = Battle::parse(text).unwrap();
+        let runs = 1000;
+        group.throughput(Throughput::Elements(runs));
+        group.bench_function(BenchmarkId::new("1000 battles", name), |b| {
+            b.iter(|| pool.install(|| calc.monte_carlo(black_box(&battle), &opts, MonteCarlo { runs, seed: 1 }).unwrap()))
+        });
+    }
+    group.finish();
+}
+
 fn monte_carlo(c: &mut Criterion) {
     let mut group = c.benchmark_group("monte_carlo_one_core");
     let pool = one_core();
@@ -161,6 +221,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = exact, monte_carlo, exact_against_monte_carlo, europe
+    targets = exact, monte_carlo, exact_against_monte_carlo, europe, anniversary
 }
 criterion_main!(benches);

@@ -1,7 +1,8 @@
 //! Times one exact calculation per argument (best of five), or Monte Carlo
 //! on one core after `--mc N`; `--prune P` sets the exact mode's threshold,
 //! `--rounds` asks for the distribution of rounds too (as `warboard calc`
-//! does), `--ruleset NAME` changes the ruleset (classic by default):
+//! does), `--amphibious` makes the battles after it landings, `--ruleset
+//! NAME` changes the ruleset (classic by default):
 //! `cargo run --release -p warboard-calc --example probe -- "10 inf vs 10 inf"`.
 use warboard_calc::{Battle, CalcOptions, Calculator, MonteCarlo};
 fn main() {
@@ -16,6 +17,10 @@ fn main() {
         }
         if text == "--rounds" {
             opts.rounds_distribution = true;
+            continue;
+        }
+        if text == "--amphibious" {
+            opts.amphibious = true;
             continue;
         }
         if text == "--ruleset" {

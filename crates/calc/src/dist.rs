@@ -33,9 +33,69 @@ impl Dist {
     }
 }
 
-/// Probability that one die hits on `value` or less.
-pub(crate) fn hit_chance(value: u8) -> f64 {
-    value.min(6) as f64 / 6.0
+/// How a unit fires, as one small number (a *die code*), so that a side's
+/// dice can be counted by code: `1..=6`, one die hitting on that value or
+/// less; [`BEST_OF_TWO`]` + v`, two dice of which the lower counts, one hit
+/// at most (Anniversary heavy bombers: a hit when either die is at or
+/// under `v`); [`THREE_DICE`]` + v`, three dice each hitting on `v` (classic
+/// heavy bombers). 0: no die.
+pub(crate) const BEST_OF_TWO: u8 = 6;
+pub(crate) const THREE_DICE: u8 = 12;
+/// Die codes, 0 included.
+pub(crate) const CODES: usize = 19;
+
+/// The code of a unit firing at `value` with `dice` dice, of which only the
+/// best counts when `best_of` (fire.rs, `Firing`); values above 6 hit on 6.
+pub(crate) fn die_code(value: u8, dice: u8, best_of: bool) -> u8 {
+    let v = value.min(6);
+    match (v, dice, best_of) {
+        (0, _, _) => 0,
+        (_, 2, true) => BEST_OF_TWO + v,
+        (_, 3, false) => THREE_DICE + v,
+        _ => {
+            debug_assert!(dice == 1, "no die code for {dice} dice (best of: {best_of})");
+            v
+        }
+    }
+}
+
+/// The value a die code hits on (its dice's face value).
+pub(crate) fn code_value(code: u8) -> u8 {
+    match code {
+        0 => 0,
+        c if c > THREE_DICE => c - THREE_DICE,
+        c if c > BEST_OF_TWO => c - BEST_OF_TWO,
+        c => c,
+    }
+}
+
+/// How many independent chances to hit a unit of this code has (three for
+/// classic heavy bombers, otherwise one).
+pub(crate) fn rolls(code: u8) -> usize {
+    match code {
+        0 => 0,
+        c if c > THREE_DICE => 3,
+        _ => 1,
+    }
+}
+
+/// Probability that one of a code's chances hits.
+pub(crate) fn hit_chance(code: u8) -> f64 {
+    let p = code_value(code) as f64 / 6.0;
+    if code > BEST_OF_TWO && code <= THREE_DICE {
+        1.0 - (1.0 - p) * (1.0 - p)
+    } else {
+        p
+    }
+}
+
+/// Adds the dice of one unit of die code `code` to `base`.
+pub(crate) fn push_unit(arena: &mut Vec<f64>, base: Dist, code: u8, trim: f64) -> Dist {
+    let mut d = base;
+    for _ in 0..rolls(code) {
+        d = push_with_die(arena, d, hit_chance(code), trim);
+    }
+    d
 }
 
 /// Stores "no dice: no hits for sure".
@@ -88,26 +148,23 @@ fn finish(arena: &mut Vec<f64>, start: usize, lo: u32, trim: f64) -> Dist {
     Dist { start: start as u32, len: len as u32, lo: new_lo, mode: mode as u32 }
 }
 
-/// Stores the distribution of hits of dice with the given values (a small
-/// one-off group: AA fire, bombardment).
+/// Stores the distribution of hits of units with the given die codes (a
+/// small one-off group: AA fire, bombardment).
 pub(crate) fn push_dice(arena: &mut Vec<f64>, values: impl IntoIterator<Item = u8>, trim: f64) -> Dist {
     let mut d = push_certain_zero(arena);
     for v in values {
-        if v > 0 {
-            d = push_with_die(arena, d, hit_chance(v), trim);
-        }
+        d = push_unit(arena, d, v, trim);
     }
     d
 }
 
-/// Stores the distribution of hits of `counts[v]` dice hitting on `v`, for
-/// `v` from 1 to 6.
-pub(crate) fn push_counts(arena: &mut Vec<f64>, counts: &[u32; 7], trim: f64) -> Dist {
+/// Stores the distribution of hits of `counts[c]` units of die code `c`.
+pub(crate) fn push_counts(arena: &mut Vec<f64>, counts: &[u32; CODES], trim: f64) -> Dist {
     let start = arena.len();
     arena.push(1.0);
-    for (v, &n) in counts.iter().enumerate().skip(1) {
-        let p = hit_chance(v as u8);
-        for _ in 0..n {
+    for (c, &n) in counts.iter().enumerate().skip(1) {
+        let p = hit_chance(c as u8);
+        for _ in 0..n as usize * rolls(c as u8) {
             // One more die, in place: new[k] = old[k]·(1-p) + old[k-1]·p.
             arena.push(0.0);
             for k in (start..arena.len()).rev() {
@@ -160,6 +217,31 @@ mod tests {
         let d = push_dice(&mut arena, [4, 4, 4, 4], 0.0);
         assert_eq!(d.mode, 3);
         assert!((d.slice(&arena).iter().sum::<f64>() - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn die_codes() {
+        assert_eq!(die_code(4, 1, false), 4);
+        assert_eq!(die_code(9, 1, false), 6);
+        assert_eq!(die_code(0, 2, true), 0);
+        // Anniversary heavy bombers: two dice, a hit when either is at or
+        // under 4: 1 - (2/6)^2.
+        let heavy = die_code(4, 2, true);
+        assert!((hit_chance(heavy) - 8.0 / 9.0).abs() < 1e-15);
+        assert_eq!((code_value(heavy), rolls(heavy)), (4, 1));
+        // Classic heavy bombers: three dice at 4, each may hit.
+        let three = die_code(4, 3, false);
+        assert_eq!((code_value(three), rolls(three)), (4, 3));
+        let mut arena = Vec::new();
+        let d = push_dice(&mut arena, [three], 0.0);
+        let p = d.slice(&arena);
+        assert_eq!(p.len(), 4);
+        assert!((p[3] - 8.0 / 27.0).abs() < 1e-15);
+        let mut counts = [0u32; CODES];
+        counts[three as usize] = 1;
+        counts[heavy as usize] = 1;
+        let d = push_counts(&mut arena, &counts, 0.0);
+        assert!((d.slice(&arena)[4] - 8.0 / 27.0 * 8.0 / 9.0).abs() < 1e-15);
     }
 
     #[test]

@@ -12,9 +12,14 @@
 //! Round structure, mirroring the battle engine (crates/rules/src/battle/
 //! fire.rs, `run`), one round:
 //! 1. Round one of a land battle: the AA gun rolls one die per attacking
-//!    aircraft; its hits take aircraft at once (`aa_fire`).
-//! 2. Round one of an amphibious assault: each bombarding ship rolls; its
-//!    hits mark defenders, who still fire this round (`bombard`).
+//!    aircraft; its hits take aircraft at once (`aa_fire`): along the
+//!    attacker's order of loss where it chooses (a restricted pool of its
+//!    graph), or (Anniversary, `aa_hits_chosen = false`) the aircraft that
+//!    rolled a hit, binomially per type of aircraft: the compositions AA
+//!    fire leaves are extra starts of the attacker's graph.
+//! 2. Round one of an amphibious assault: each bombarding ship rolls (the
+//!    strongest, one per land unit landing, where `bombard_per_land_unit`);
+//!    its hits mark defenders, who still fire this round (`bombard`).
 //! 3. Sea battles, every round: attacking submarines roll; their hits take
 //!    defending ships (aircraft only with the option) at once: those do not
 //!    fire back (`SubStrike`, pool `DefendingShips`).
@@ -29,15 +34,23 @@
 //!    taking the first non-aircraft in the order of loss before the other
 //!    hits take the first of what is left (`Kernel::fire`).
 //! 6. Marked defenders are removed; the battle ends when a side is gone
-//!    (`EndRound`, `finish_if_over`); otherwise the attacker may retreat
-//!    (not from an amphibious assault, `retreat_allowed`).
+//!    (`EndRound`, `finish_if_over`), or when the defender cannot hurt the
+//!    attacker and loses its defenseless units without dice
+//!    ([`Round::helpless`]), or neither side can hurt the other; otherwise
+//!    the attacker may retreat (not from an amphibious assault,
+//!    `retreat_allowed`).
+//!
+//! Dice are die codes (`dist`): a unit's value with its side's
+//! developments, and Anniversary heavy bombers' two dice of which the lower
+//! counts as one die of its own chance.
 //!
 //! A hit on a unit with a hit point to spare (a whole two-hit battleship)
 //! damages it, before any unit is lost (casualties.rs, `default_order`);
 //! the damaged unit is a class of its own in the side's composition.
 //!
 //! Sea battles where destroyers (anti-submarine units) change what
-//! submarines and aircraft do, round by round, are fought by the kernel of
+//! submarines and aircraft do, round by round, or where defending
+//! submarines strike first (Anniversary), are fought by the kernel of
 //! module `fleet`; this module drives both kernels through [`Round`].
 //!
 //! Hits beyond the units a step may take are lost (`pend` caps them).
@@ -48,7 +61,7 @@
 //! order of loss, by default the engine's. Monte Carlo answers the engine's
 //! decisions the same way.
 
-use crate::dist::{outward, push_dice, Dist};
+use crate::dist::{outward, push_dice, rolls, Dist};
 use crate::fleet::{self, FleetKernel};
 use crate::graph::{FxHasher, GraphScratch, PoolScope, Role, RoleSupport, RoleValues, SideGraph};
 use crate::loss::{army_of, class_type, composition_of, Composition, LossRule, Pool, CLASSES};
@@ -92,7 +105,22 @@ pub(crate) struct Workspace {
     retreat: Vec<bool>,
     visited: Vec<u32>,
     small: Vec<f64>,
+    /// Where round one's AA fire leaves the attacker, with its chance.
+    entries: Vec<(u32, f64)>,
+    /// Unchosen AA hits: the attacker's compositions after AA fire, with
+    /// their chances.
+    aa_starts: Vec<(Composition, f64)>,
+    start_comps: Vec<Composition>,
+    /// Per node: some unit of the side has a die; the side has a
+    /// defenseless unit (battles with defenseless units only).
+    att_fires: Vec<bool>,
+    def_fires: Vec<bool>,
+    def_defenseless: Vec<u8>,
 }
+
+/// `def_defenseless`: the defender has defenseless units, and nothing else.
+const SOME_DEFENSELESS: u8 = 1;
+const ONLY_DEFENSELESS: u8 = 2;
 
 /// Transitions are dropped below `prune_below` times this. States below
 /// `prune_below` are few and hold little; transitions below it are many
@@ -246,8 +274,18 @@ pub(crate) trait Round: Copy {
     fn with_eps(self, eps: f64, eps_state: f64) -> Self;
     /// Both sides have units, but the battle is over: neither side can hurt
     /// the other (ending.rs, `finish_if_over`: it ends as if the attacker
-    /// broke off).
+    /// broke off), or the defender cannot hurt the attacker and loses its
+    /// defenseless units without dice ([`Round::helpless`]).
     fn stalemate(&self, a: usize, d: usize) -> bool;
+    /// The defender cannot hurt the attacker, has defenseless units and the
+    /// attacker can hit them: they are lost without dice (ending.rs,
+    /// `finish_if_over`), and what is left of the defender cannot fight on
+    /// (`model::unmodelled` refuses the battles where it could). A
+    /// [`Round::stalemate`] too.
+    fn helpless(&self, a: usize, d: usize) -> bool;
+    /// The defender has only defenseless units left at `d` (so that where
+    /// it is [`Round::helpless`] the attacker wins).
+    fn only_defenseless(&self, d: usize) -> bool;
     /// Probability that a round from `(a, d)` changes nothing.
     fn stay(&self, a: usize, d: usize) -> f64;
     /// Sends the successors of `(a, d)` (the state itself included) to
@@ -280,6 +318,18 @@ struct Kernel<'a> {
     /// States with less mass than this are dropped.
     eps_state: f64,
     nd: usize,
+    /// Battles with defenseless units: per node, whether the side has a
+    /// unit with a die, and (defender) a defenseless unit. Empty otherwise.
+    ends: Ends<'a>,
+}
+
+/// What the classic kernel needs to end battles with defenseless units.
+#[derive(Clone, Copy)]
+struct Ends<'a> {
+    on: bool,
+    att_fires: &'a [bool],
+    def_fires: &'a [bool],
+    def_defenseless: &'a [u8],
 }
 
 impl Round for Kernel<'_> {
@@ -310,10 +360,23 @@ impl Round for Kernel<'_> {
     fn with_eps(self, eps: f64, eps_state: f64) -> Self {
         Kernel { eps, eps_state, ..self }
     }
-    /// Every unit of the classic kernel's battles can hurt some enemy.
+    /// Every unit of the classic kernel's battles without defenseless
+    /// units can hurt some enemy. With them (Anniversary's fleets without
+    /// destroyers or defending submarines) every die may take any unit the
+    /// other side has left that is not an aircraft, and the defenseless
+    /// units are ships.
     #[inline(always)]
-    fn stalemate(&self, _a: usize, _d: usize) -> bool {
-        false
+    fn stalemate(&self, a: usize, d: usize) -> bool {
+        let e = &self.ends;
+        e.on && !e.def_fires[d] && (e.def_defenseless[d] != 0 || !e.att_fires[a])
+    }
+    #[inline(always)]
+    fn helpless(&self, a: usize, d: usize) -> bool {
+        let e = &self.ends;
+        e.on && !e.def_fires[d] && e.def_defenseless[d] != 0 && e.att_fires[a]
+    }
+    fn only_defenseless(&self, d: usize) -> bool {
+        self.ends.on && self.ends.def_defenseless[d] == ONLY_DEFENSELESS
     }
     fn att_comp(&self, a: usize) -> &Composition {
         &self.att.comps[a]
@@ -467,21 +530,23 @@ impl Kernel<'_> {
 
 /// What `prepare` found besides the graphs it built: whether attacking
 /// submarines strike first, whether the defender's submarines fire apart
-/// (`Kernel::def_subs`), and whether an AA gun fires in round one.
+/// (`Kernel::def_subs`), whether an AA gun fires in round one, and whether
+/// battles may end with defenseless units lost (`Ends`).
 struct Prepared {
     subs: bool,
     def_subs: bool,
     aa: bool,
+    ends: bool,
 }
 
 /// The attacker's support in its main fire (artillery raising infantry),
 /// if any of its units supports another of them.
 fn support_of(model: &BattleModel) -> Option<RoleSupport> {
-    let (target, value) = model.attackers.iter().find_map(|(t, _)| model.profile(t).support)?;
+    let (target, value, per) = model.attackers.iter().find_map(|(t, _)| model.profile(t).support.map(|(s, v)| (s, v, model.profile(t).support_count)))?;
     if model.attackers.count(target) == 0 {
         return None;
     }
-    let mut sup = RoleSupport { supporters: [false; CLASSES], targets: [false; CLASSES], value };
+    let mut sup = RoleSupport { supporters: [false; CLASSES], targets: [false; CLASSES], value, per };
     for class in 0..CLASSES {
         let t = class_type(class);
         sup.supporters[class] = model.profile(t).support == Some((target, value));
@@ -532,12 +597,19 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
             }
         }
     }
-    let dice = |root: &Composition, values: &RoleValues| -> usize {
-        (0..CLASSES).filter(|c| values[*c] > 0).map(|c| root[c] as usize).sum()
-    };
+    let dice = |root: &Composition, values: &RoleValues| -> usize { (0..CLASSES).map(|c| root[c] as usize * rolls(values[c])).sum() };
     let has_subs = dice(&att_root, &subs) > 0;
     let aircraft = model.attackers.iter().filter(|(t, _)| model.profile(*t).is_air()).map(|(_, n)| n as usize).sum::<usize>();
     let aa = model.aa_value > 0 && aircraft > 0;
+    // Unchosen AA hits (Anniversary): each aircraft rolls, and those hit
+    // are lost, whatever the order of loss. The attacker's graph starts
+    // from every composition AA fire leaves with a chance worth keeping.
+    ws.aa_starts.clear();
+    ws.start_comps.clear();
+    if aa && !model.aa_hits_chosen {
+        aa_starts(model, &att_root, opts.prune_below * TRANSITION_FACTOR, &mut ws.aa_starts);
+        ws.start_comps.extend(ws.aa_starts.iter().map(|(c, _)| *c));
+    }
 
     let att_hp = att_rule.hit_points(&att_root) as usize;
     let def_hp = def_rule.hit_points(&def_root) as usize;
@@ -552,16 +624,16 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     let att_roles: &[Role] = if has_subs { &[main, Role::plain(subs)] } else { &[main] };
     // One restricted pool a side: AA fire is a land battle's, split
     // submarine fire a sea battle's.
-    let att_pool = match (aa, split) {
+    let att_pool = match (aa && model.aa_hits_chosen, split) {
         (false, false) => None,
         (true, false) => Some((Pool::Aircraft, PoolScope::Start)),
         (false, true) => Some((Pool::Ships { aircraft_too: false }, PoolScope::Everywhere)),
         (true, true) => return Err(CalcError::NotModelled("an AA gun in a sea battle".into())),
     };
-    ws.att.build(&mut ws.scratch, att_root, &att_rule, att_pool, att_roles, att_hp.min(against_att) + 1, trim)?;
+    ws.att.build(&mut ws.scratch, att_root, &ws.start_comps, &att_rule, att_pool, att_roles, att_hp.min(against_att) + 1, trim)?;
     let def_pool = has_subs.then_some((Pool::Ships { aircraft_too: model.subs_hit_aircraft }, PoolScope::Everywhere));
     let def_roles: &[Role] = if split { &[Role::plain(defense), Role::plain(sub_defense)] } else { &[Role::plain(defense)] };
-    ws.def.build(&mut ws.scratch, def_root, &def_rule, def_pool, def_roles, def_hp.min(against_def) + 1, trim)?;
+    ws.def.build(&mut ws.scratch, def_root, &[], &def_rule, def_pool, def_roles, def_hp.min(against_def) + 1, trim)?;
 
     let states = ws.att.len().saturating_mul(ws.def.len());
     if states > MAX_STATES {
@@ -569,7 +641,73 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     }
     ws.grid.clear();
     ws.grid.resize(states, 0.0);
-    Ok(Prepared { subs: has_subs, def_subs: split, aa })
+    // Battles with defenseless units: who can fire, who has them, per node.
+    let ends = model.has_defenseless();
+    let fires = |comp: &Composition, roles: &[Role]| (0..CLASSES).any(|c| comp[c] > 0 && roles.iter().any(|r| r.values[c] > 0));
+    for (out, graph, roles) in [(&mut ws.att_fires, &ws.att, att_roles), (&mut ws.def_fires, &ws.def, def_roles)] {
+        out.clear();
+        if ends {
+            out.extend(graph.comps.iter().map(|c| fires(c, roles)));
+        }
+    }
+    ws.def_defenseless.clear();
+    if ends {
+        let defenseless = |comp: &Composition| {
+            let (some, other) = (0..CLASSES).filter(|c| comp[*c] > 0).fold((false, false), |(s, o), c| {
+                let is = model.profile(class_type(c)).defenseless;
+                (s || is, o || !is)
+            });
+            match (some, other) {
+                (false, _) => 0,
+                (true, true) => SOME_DEFENSELESS,
+                (true, false) => ONLY_DEFENSELESS,
+            }
+        };
+        ws.def_defenseless.extend(ws.def.comps.iter().map(defenseless));
+    }
+    // Where AA fire leaves the attacker: by the order of loss (chosen
+    // hits), or each aircraft on its own (unchosen).
+    ws.entries.clear();
+    if aa && !model.aa_hits_chosen {
+        ws.entries.extend(ws.aa_starts.iter().zip(&ws.att.starts).map(|((_, p), node)| (*node, *p)));
+    }
+    Ok(Prepared { subs: has_subs, def_subs: split, aa, ends })
+}
+
+/// The attacker's compositions after unchosen AA fire, with their chances
+/// (those below `eps` left out): each aircraft rolls one die, and the
+/// aircraft hit are lost (round_one.rs, `aa_fire`, knob `aa_hits_chosen`).
+/// Per type of aircraft the losses are binomial, independently.
+fn aa_starts(model: &BattleModel, root: &Composition, eps: f64, out: &mut Vec<(Composition, f64)>) {
+    let p = crate::dist::hit_chance(model.aa_value);
+    out.push((*root, 1.0));
+    for class in 0..CLASSES {
+        let n = root[class] as usize;
+        if n == 0 || !model.profile(class_type(class)).is_air() {
+            continue;
+        }
+        // Binomial(n, p).
+        let mut pmf = vec![0.0f64; n + 1];
+        pmf[0] = 1.0;
+        for k in 1..=n {
+            for j in (1..=k).rev() {
+                pmf[j] = pmf[j] * (1.0 - p) + pmf[j - 1] * p;
+            }
+            pmf[0] *= 1.0 - p;
+        }
+        let before = std::mem::take(out);
+        for (comp, w) in before {
+            for (k, pk) in pmf.iter().enumerate() {
+                let wk = w * pk;
+                if wk < eps {
+                    continue;
+                }
+                let mut c = comp;
+                c[class] -= k as u16;
+                out.push((c, wk));
+            }
+        }
+    }
 }
 
 /// The buffers the drive of a solve uses, apart from the side graphs.
@@ -602,8 +740,8 @@ fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fl
         let lent = RefCell::new(std::mem::take(scratch));
         let kernel = FleetKernel::new(model, att, def, &lent, eps * TRANSITION_FACTOR, eps);
         let outcome = if kernel.stalemate(0, 0) {
-            // Neither side can hurt the other: over before any die is rolled.
-            stalemate_at_start(model)
+            // Over before any die is rolled.
+            over_at_start(model, &kernel)
         } else {
             // Round one is a round like any other.
             kernel.successors(0, 0, 1.0, &mut Spread { grid });
@@ -614,9 +752,13 @@ fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fl
         return Ok(outcome);
     }
     let prep = prepare(model, opts, ws)?;
-    let Workspace { att, def, grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited, small, .. } = ws;
-    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
-    first_round(model, &kernel, prep.aa, grid, small);
+    let Workspace { att, def, grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited, small, entries, att_fires, def_fires, def_defenseless, .. } = ws;
+    let ends = Ends { on: prep.ends, att_fires, def_fires, def_defenseless };
+    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len(), ends };
+    if kernel.stalemate(0, 0) {
+        return Ok(over_at_start(model, &kernel));
+    }
+    first_round(model, &kernel, prep.aa, entries, grid, small);
     let mut bufs = Buffers { grid, stepper: Stepper { transient, transient_next, active, active_next, rows, extent, replay }, value, retreat, visited };
     Ok(drive(model, opts, kernel, &mut bufs))
 }
@@ -675,32 +817,42 @@ fn unopposed(model: &BattleModel) -> Outcome {
     builder.finish(model, Method::Exact, 1.0, 0.0, None, false)
 }
 
-/// Neither side can hurt the other (aircraft against submarines with no
-/// destroyer to spot them): the battle ends before any die is rolled, as if
-/// the attacker broke off (ending.rs, `finish_if_over`, at the start).
-fn stalemate_at_start(model: &BattleModel) -> Outcome {
+/// The battle is over before any die is rolled (ending.rs,
+/// `finish_if_over`, at the start): neither side can hurt the other
+/// (aircraft against submarines with no destroyer to spot them), as if the
+/// attacker broke off; or the defender cannot hurt the attacker and loses
+/// its defenseless units (transports alone against warships).
+fn over_at_start<K: Round>(model: &BattleModel, k: &K) -> Outcome {
     let mut builder = OutcomeBuilder::new();
-    let attackers = model.with_bystanders(model.attackers);
-    let defenders = if model.sea { model.after_sea_battle(model.defenders) } else { model.defenders };
-    builder.add(Ending::Retreated, false, attackers, defenders, 1.0);
+    let (ending, captured, attackers, defenders) = final_state(model, k, 0, 0);
+    builder.add(ending, captured, attackers, defenders, 1.0);
     builder.add_rounds(0, 1.0);
     builder.finish(model, Method::Exact, 1.0, 0.0, None, false)
 }
 
 /// Round one from the starting state, with AA fire and bombardment; puts
-/// the mass of every state after it into `grid`.
-fn first_round(model: &BattleModel, k: &Kernel, aa: bool, grid: &mut [f64], small: &mut Vec<f64>) {
+/// the mass of every state after it into `grid`. `entries`: where unchosen
+/// AA fire leaves the attacker, with the chances (empty where the AA hits
+/// are chosen, or no AA gun fires).
+fn first_round(model: &BattleModel, k: &Kernel, aa: bool, entries: &mut Vec<(u32, f64)>, grid: &mut [f64], small: &mut Vec<f64>) {
     let (att, def, eps) = (k.att, k.def, k.eps);
     small.clear();
-    let aircraft = model.attackers.iter().filter(|(t, _)| model.profile(*t).is_air()).map(|(_, n)| n as usize).sum::<usize>();
-    let aa_dice = if aa { aircraft } else { 0 };
-    let aa_dist = push_dice(small, (0..aa_dice).map(|_| model.aa_value), eps * 1e-4);
+    if entries.is_empty() {
+        // AA hits taken along the order of loss (the attacker's choice), or
+        // no AA fire: the attacker's node after it.
+        let aircraft = model.attackers.iter().filter(|(t, _)| model.profile(*t).is_air()).map(|(_, n)| n as usize).sum::<usize>();
+        let aa_dice = if aa { aircraft } else { 0 };
+        let aa_dist = push_dice(small, (0..aa_dice).map(|_| model.aa_value), eps * 1e-4);
+        outward(aa_dist.slice(small), aa_dist.mode as usize, 1.0, eps, |ik, wk| {
+            let hits = aa_dist.lo as usize + ik;
+            entries.push((if aa { att.next_in_pool(0, hits) as u32 } else { 0 }, wk));
+        });
+    }
     let bombard = push_dice(small, model.bombard_values.iter().copied(), eps * 1e-4);
     let small: &[f64] = small;
     let mut sink = Spread { grid };
-    outward(aa_dist.slice(small), aa_dist.mode as usize, 1.0, eps, |ik, wk| {
-        let hits = aa_dist.lo as usize + ik;
-        let a1 = if aa { att.next_in_pool(0, hits) } else { 0 };
+    for &(a1, wk) in entries.iter() {
+        let a1 = a1 as usize;
         outward(bombard.slice(small), bombard.mode as usize, wk, eps, |ib, wb| {
             // The rest of round one is an ordinary round from (a1, start),
             // except that the bombardment's marks come first: casualties
@@ -716,7 +868,7 @@ fn first_round(model: &BattleModel, k: &Kernel, aa: bool, grid: &mut [f64], smal
                 k.fire(a1, 0, marked, wb, &mut sink);
             }
         });
-    });
+    }
 }
 
 /// The folded solve: every state once, in an order where all the states
@@ -798,6 +950,13 @@ fn win_chances<K: Round>(k: &K, visited: &[u32], value: &mut Vec<f64>, retreat: 
     retreat.resize(na * nd, false);
     for a in (0..na).filter(|a| *a != k.att_empty()) {
         value[a * nd + k.def_empty()] = 1.0;
+    }
+    // The defender left with defenseless units alone, which the attacker
+    // can hit: they are lost without dice, and the attacker has won.
+    for d in (0..nd).filter(|d| k.only_defenseless(*d)) {
+        for a in (0..na).filter(|a| *a != k.att_empty() && k.helpless(*a, d)) {
+            value[a * nd + d] = 1.0;
+        }
     }
     let mut first = 0.0;
     for &cell in visited.iter().rev() {
@@ -1030,23 +1189,35 @@ fn tally<K: Round>(model: &BattleModel, k: &K, grid: &[f64], builder: &mut Outco
         if m == 0.0 {
             continue;
         }
-        let (a, d) = (cell / nd, cell % nd);
-        let (att_gone, def_gone) = (a == k.att_empty(), d == k.def_empty());
-        let attackers = army_of(k.att_comp(a));
-        let mut defenders = army_of(k.def_comp(d));
-        if model.sea {
-            defenders = model.after_sea_battle(defenders);
-        }
-        let ending = match (att_gone, def_gone) {
-            (false, true) => Ending::AttackerWins,
-            (true, false) => Ending::DefenderWins,
-            (true, true) => Ending::Draw,
-            // The attacker broke off, or neither side could hurt the other.
-            (false, false) => Ending::Retreated,
-        };
-        let captured = ending == Ending::AttackerWins && model.captures(&attackers);
-        builder.add(ending, captured, model.with_bystanders(attackers), defenders, m);
+        let (ending, captured, attackers, defenders) = final_state(model, k, cell / nd, cell % nd);
+        builder.add(ending, captured, attackers, defenders, m);
     }
+}
+
+/// How a battle ends in state `(a, d)`, a final or retreat state: the
+/// ending, whether the territory is taken, and what is left of each side.
+fn final_state<K: Round>(model: &BattleModel, k: &K, a: usize, d: usize) -> (Ending, bool, crate::spec::Army, crate::spec::Army) {
+    let (att_gone, mut def_gone) = (a == k.att_empty(), d == k.def_empty());
+    let attackers = army_of(k.att_comp(a));
+    let mut defenders = army_of(k.def_comp(d));
+    if !att_gone && !def_gone && k.helpless(a, d) {
+        // The defender's defenseless units are lost without dice; what is
+        // left of it cannot fight on.
+        defenders = model.without_defenseless(defenders);
+        def_gone = defenders.is_empty();
+    }
+    if model.sea {
+        defenders = model.after_sea_battle(defenders);
+    }
+    let ending = match (att_gone, def_gone) {
+        (false, true) => Ending::AttackerWins,
+        (true, false) => Ending::DefenderWins,
+        (true, true) => Ending::Draw,
+        // The attacker broke off, or neither side could hurt the other.
+        (false, false) => Ending::Retreated,
+    };
+    let captured = ending == Ending::AttackerWins && model.captures(&attackers);
+    (ending, captured, model.with_bystanders(attackers), defenders)
 }
 
 /// The attacker's chance of winning by pressing on from the start of a
@@ -1072,13 +1243,25 @@ pub(crate) fn win_chance_pressing_on(
         let fleet::Sides { att, def, scratch } = fleet;
         let lent = RefCell::new(std::mem::take(scratch));
         let kernel = FleetKernel::new(model, att, def, &lent, eps * TRANSITION_FACTOR, eps);
-        let chance = if kernel.stalemate(0, 0) { 0.0 } else { pressing_on(&kernel, grid, visited, value, retreat, threshold) };
+        let chance = if kernel.stalemate(0, 0) {
+            if kernel.helpless(0, 0) && model.without_defenseless(model.defenders).is_empty() {
+                1.0
+            } else {
+                0.0
+            }
+        } else {
+            pressing_on(&kernel, grid, visited, value, retreat, threshold)
+        };
         *scratch = lent.into_inner();
         return Ok(chance);
     }
     let prep = prepare(model, opts, ws)?;
-    let Workspace { att, def, grid, visited, value, retreat, .. } = ws;
-    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len() };
+    let Workspace { att, def, grid, visited, value, retreat, att_fires, def_fires, def_defenseless, .. } = ws;
+    let ends = Ends { on: prep.ends, att_fires, def_fires, def_defenseless };
+    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len(), ends };
+    if kernel.stalemate(0, 0) {
+        return Ok(if kernel.helpless(0, 0) && model.without_defenseless(model.defenders).is_empty() { 1.0 } else { 0.0 });
+    }
     Ok(pressing_on(&kernel, grid, visited, value, retreat, threshold))
 }
 

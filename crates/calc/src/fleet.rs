@@ -1,6 +1,7 @@
 //! Sea battles where what submarines and aircraft may do changes from
-//! round to round (Europe): an enemy anti-submarine unit (destroyer) in the
-//! battle cancels the attacking submarines' first strike, aircraft hit
+//! round to round (Europe, Anniversary): an enemy anti-submarine unit
+//! (destroyer) in the battle cancels the submarines' first strike (the
+//! attacker's; Anniversary's defender's too), aircraft hit
 //! submarines only with an anti-submarine unit of their side in the battle
 //! (knob `air_needs_anti_submarine`), and submarines' hits never take
 //! aircraft (knob `submarines_hit_aircraft`). Losing the last destroyer
@@ -29,15 +30,21 @@
 //! looked up in a table after the restricted groups' (`Side::next`).
 //!
 //! A round (fire.rs, `run`): the attacker's first strikers (submarines,
-//! unless the defender has an anti-submarine unit) fire, their victims
-//! leave at once; the attacker's other units fire and mark defenders, who
-//! still fire; every defender left fires, its hits taking attackers at
-//! once; marked defenders leave. Defending submarines have no first strike
-//! here (`first_strike = "both"` is refused by `model::unmodelled`). A
-//! state where neither side can hurt the other ends the battle as if the
-//! attacker broke off (ending.rs, `finish_if_over`).
+//! unless the defender has an anti-submarine unit) fire, and the
+//! defender's (Anniversary's submarines, `first_strike = "both"`, unless
+//! the attacker has an anti-submarine unit) fire at the same time, those
+//! the attacker's strike hit included; the defender's strike's victims
+//! leave at once, the attacker's once both have struck (`Removal::
+//! AfterFirstStrikes`); the attacker's other units fire and mark
+//! defenders, who still fire; every defender left that did not strike
+//! first fires, its hits taking attackers at once; marked defenders leave.
+//! A state where neither side can hurt the other ends the battle as if the
+//! attacker broke off (ending.rs, `finish_if_over`); one where the
+//! defender cannot hurt the attacker ends with its defenseless units
+//! (transports) lost without dice. Defenseless units are ships of the
+//! rest, last in every order of loss (`loss::LossRule`).
 
-use crate::dist::{hit_chance, outward, push_certain_zero, push_with_die, Dist};
+use crate::dist::{outward, push_certain_zero, push_unit, rolls, Dist};
 use crate::exact::{Round, Sink, MAX_STATES};
 use crate::loss::{class_type, composition_of, Composition, LossRule, Pool, CLASSES};
 use crate::model::BattleModel;
@@ -56,17 +63,23 @@ const M_SUB: usize = 2;
 const M_REST: usize = 4;
 
 /// Node flags.
-const HAS_AIR: u8 = 1;
-const HAS_SUB: u8 = 2;
-const HAS_REST: u8 = 4;
+const HAS_AIR: u16 = 1;
+const HAS_SUB: u16 = 2;
+const HAS_REST: u16 = 4;
 /// An anti-submarine unit (destroyer).
-const ANTI_SUB: u8 = 8;
-/// A first striker (attacking submarine).
-const STRIKER: u8 = 16;
+const ANTI_SUB: u16 = 8;
+/// A first striker in the side's role (a submarine: attacking, or
+/// defending too where `first_strike = "both"`).
+const STRIKER: u16 = 16;
 /// Units of each kind with a die in the side's role.
-const FIRES_AIR: u8 = 32;
-const FIRES_SUB: u8 = 64;
-const FIRES_REST: u8 = 128;
+const FIRES_AIR: u16 = 32;
+const FIRES_SUB: u16 = 64;
+const FIRES_REST: u16 = 128;
+const FIRES: u16 = FIRES_AIR | FIRES_SUB | FIRES_REST;
+/// A defenseless unit (transport: always a ship of the rest, never
+/// firing: `model::unmodelled`), and a unit that is not.
+const DEFENSELESS: u16 = 256;
+const NOT_DEFENSELESS: u16 = 512;
 
 /// Nodes of one side beyond this are refused.
 const MAX_NODES: usize = 4_000_000;
@@ -75,7 +88,8 @@ const MAX_TABLE: usize = 50_000_000;
 
 /// Whether `model` needs this kernel: a sea battle with submarines where an
 /// anti-submarine unit takes part, or aircraft that need one to hit
-/// submarines, or submarines without a first strike. Other battles (all of
+/// submarines, or submarines without a first strike, or defending
+/// submarines that strike first (Anniversary). Other battles (all of
 /// classic's) take the classic kernel.
 pub(crate) fn applies(model: &BattleModel) -> bool {
     if !model.sea {
@@ -88,6 +102,7 @@ pub(crate) fn applies(model: &BattleModel) -> bool {
     types().any(|p| p.anti_submarine)
         || (model.air_needs_anti_submarine && types().any(|p| p.is_air()))
         || types().any(|p| p.submarine && !p.first_strike)
+        || model.defenders.iter().any(|(t, _)| model.profile(t).submarine && model.profile(t).first_strike_defending)
 }
 
 /// One side's nodes.
@@ -108,7 +123,7 @@ pub(crate) struct Side {
     /// beyond `width - 1` count as `width - 1`).
     width: usize,
     next_all: Vec<u32>,
-    flags: Vec<u8>,
+    flags: Vec<u16>,
     /// Per node, per group mask (1 to 7): the hit distribution.
     dists: Vec<[Dist; 8]>,
     arena: Vec<f64>,
@@ -124,7 +139,7 @@ impl Side {
     }
 
     #[inline(always)]
-    fn has(&self, node: usize, flag: u8) -> bool {
+    fn has(&self, node: usize, flag: u16) -> bool {
         self.flags[node] & flag != 0
     }
 
@@ -205,10 +220,10 @@ impl Side {
         (self.n[AIR] + 1).saturating_mul(self.stride[AIR])
     }
 
-    /// Builds the side planned from `root`: `values` are its dice in its
-    /// role, `strikers` whether its submarines strike first.
+    /// Builds the side planned from `root`: `values` are its die codes in
+    /// its role (`attacking` or not: which submarines strike first).
     #[allow(clippy::too_many_arguments)]
-    fn build(&mut self, model: &BattleModel, root: Composition, rule: &LossRule, values: &[u8; CLASSES], strikers: bool, width: usize, trim: f64) -> Result<(), CalcError> {
+    fn build(&mut self, model: &BattleModel, root: Composition, rule: &LossRule, values: &[u8; CLASSES], attacking: bool, width: usize, trim: f64) -> Result<(), CalcError> {
         let nodes = (self.n[AIR] + 1).saturating_mul(self.stride[AIR]);
         if nodes > MAX_NODES {
             return Err(CalcError::TooLarge(format!("one side has more than {MAX_NODES} distinct states")));
@@ -259,7 +274,7 @@ impl Side {
         // Flags.
         self.flags.clear();
         for c in &self.comps {
-            let mut f = 0u8;
+            let mut f = 0u16;
             for (class, &k) in c.iter().enumerate() {
                 if k == 0 {
                     continue;
@@ -273,9 +288,10 @@ impl Side {
                 if p.anti_submarine {
                     f |= ANTI_SUB;
                 }
-                if strikers && p.first_strike && p.submarine {
+                if p.submarine && if attacking { p.first_strike } else { p.first_strike_defending } {
                     f |= STRIKER;
                 }
+                f |= if p.defenseless { DEFENSELESS } else { NOT_DEFENSELESS };
             }
             self.flags.push(f);
         }
@@ -303,10 +319,9 @@ impl Side {
             let bit = [M_AIR, M_SUB, M_REST][kind];
             let mut row = self.dists[child];
             if destroys && values[class] > 0 {
-                let p = hit_chance(values[class]);
                 for (mask, d) in row.iter_mut().enumerate().skip(1) {
                     if mask & bit != 0 {
-                        *d = push_with_die(&mut self.arena, *d, p, trim);
+                        *d = push_unit(&mut self.arena, *d, values[class], trim);
                     }
                 }
             }
@@ -398,7 +413,7 @@ pub(crate) fn prepare(model: &BattleModel, opts: &CalcOptions, sides: &mut Sides
     let trim = opts.prune_below * 1e-4;
     // The most hits one step can score against a side: the other side's
     // dice.
-    let dice = |root: &Composition, values: &[u8; CLASSES]| -> usize { (0..CLASSES).filter(|c| values[*c] > 0).map(|c| root[c] as usize).sum() };
+    let dice = |root: &Composition, values: &[u8; CLASSES]| -> usize { (0..CLASSES).map(|c| root[c] as usize * rolls(values[c])).sum() };
     let (att_hp, def_hp) = (att_rule.hit_points(&att_root) as usize, def_rule.hit_points(&def_root) as usize);
     let states = sides.att.plan(model, att_root, &att_rule).saturating_mul(sides.def.plan(model, def_root, &def_rule));
     if states > MAX_STATES {
@@ -445,6 +460,37 @@ impl<'a> FleetKernel<'a> {
     #[inline(always)]
     fn first_strike(&self, a: usize, d: usize) -> bool {
         self.att.has(a, STRIKER) && !self.def.has(d, ANTI_SUB)
+    }
+
+    /// The defender's submarines strike first from `(a, d)` (Anniversary).
+    #[inline(always)]
+    fn defender_strike(&self, a: usize, d: usize) -> bool {
+        self.def.has(d, STRIKER) && !self.att.has(a, ANTI_SUB)
+    }
+
+    /// Probability that a first strike by `fire`'s submarines at `f` takes
+    /// nothing of `target` at `t` (its hits take no aircraft unless the
+    /// option says so: against aircraft alone they are lost).
+    #[inline(always)]
+    fn strike_misses(&self, fire: &Side, f: usize, target: &Side, t: usize) -> f64 {
+        if self.subs_hit_aircraft || target.flags[t] & (HAS_SUB | HAS_REST) != 0 {
+            fire.dist(f, M_SUB).1.p_zero(&fire.arena)
+        } else {
+            1.0
+        }
+    }
+
+    /// A first strike by `fire`'s submarines at `f` on `target` at `t`:
+    /// calls `each(node target is left at, weight)` per number of hits
+    /// (those below the transition threshold left out).
+    #[inline(always)]
+    fn strike(&self, fire: &Side, f: usize, target: &Side, t: usize, weight: f64, mut each: impl FnMut(usize, f64)) {
+        let (p, dist) = fire.dist(f, M_SUB);
+        let restricted = !self.subs_hit_aircraft;
+        outward(p, dist.mode as usize, weight, self.eps, |i, w| {
+            let hits = dist.lo as usize + i;
+            each(if restricted { target.apply(t, hits, 0, 0) } else { target.next(t, hits) }, w);
+        });
     }
 
     /// How `fire` at node `f` fires at `target` at node `t`: the masks of
@@ -537,17 +583,19 @@ impl<'a> FleetKernel<'a> {
         }
     }
 
-    /// The attacker's fire (its submarines' too unless they struck first)
-    /// at defender node `d1`, and every defender of `d1` firing back.
+    /// The attacker's fire from node `a1` (after the defender's first
+    /// strike; its submarines' too unless they struck first) at defender
+    /// node `d1` (after the attacker's first strike), and every defender of
+    /// `d1` firing back (its submarines too unless they struck first).
     #[inline(always)]
-    fn exchange(&self, a: usize, d1: usize, struck_first: bool, weight: f64, sink: &mut impl Sink) {
+    fn exchange(&self, a1: usize, d1: usize, struck_first: bool, defender_struck: bool, weight: f64, sink: &mut impl Sink) {
         let mut s = self.scratch.borrow_mut();
         let s = &mut *s;
         let floor = self.eps / weight;
         let nd = self.def.len();
-        self.losses(self.att, a, self.def, d1, !struck_first, floor, s, Who::Defender);
+        self.losses(self.att, a1, self.def, d1, !struck_first, floor, s, Who::Defender);
         std::mem::swap(&mut s.out, &mut s.v);
-        self.losses(self.def, d1, self.att, a, true, floor, s, Who::Attacker);
+        self.losses(self.def, d1, self.att, a1, !defender_struck, floor, s, Who::Attacker);
         for &(an, pu) in &s.out {
             let wu = weight * pu;
             if wu < self.eps {
@@ -608,35 +656,40 @@ impl Round for FleetKernel<'_> {
     }
 
     fn stalemate(&self, a: usize, d: usize) -> bool {
-        a != self.att.empty()
-            && d != self.def.empty()
-            && !self.can_hurt(self.att, a, self.def, d)
-            && !self.can_hurt(self.def, d, self.att, a)
+        a != self.att.empty() && d != self.def.empty() && !self.can_hurt(self.def, d, self.att, a) && (self.def.has(d, DEFENSELESS) || !self.can_hurt(self.att, a, self.def, d))
+    }
+
+    fn helpless(&self, a: usize, d: usize) -> bool {
+        // Defenseless units are ships of the rest, hit by any die.
+        a != self.att.empty() && d != self.def.empty() && self.def.has(d, DEFENSELESS) && self.att.flags[a] & FIRES != 0 && !self.can_hurt(self.def, d, self.att, a)
+    }
+
+    fn only_defenseless(&self, d: usize) -> bool {
+        self.def.has(d, DEFENSELESS) && !self.def.has(d, NOT_DEFENSELESS)
     }
 
     fn stay(&self, a: usize, d: usize) -> f64 {
         let fs = self.first_strike(a, d);
-        let strike = if fs && (self.subs_hit_aircraft || self.def.flags[d] & (HAS_SUB | HAS_REST) != 0) {
-            self.att.dist(a, M_SUB).1.p_zero(&self.att.arena)
-        } else {
-            1.0
-        };
-        // Without first-strike hits, the defender fires from `d` itself.
-        strike * self.no_loss(self.att, a, self.def, d, !fs) * self.no_loss(self.def, d, self.att, a, true)
+        let dfs = self.defender_strike(a, d);
+        let strike = if fs { self.strike_misses(self.att, a, self.def, d) } else { 1.0 };
+        let defender_strike = if dfs { self.strike_misses(self.def, d, self.att, a) } else { 1.0 };
+        // Without first-strike hits, both sides fire from `(a, d)` itself.
+        strike * defender_strike * self.no_loss(self.att, a, self.def, d, !fs) * self.no_loss(self.def, d, self.att, a, !dfs)
     }
 
     fn successors(&self, a: usize, d: usize, weight: f64, sink: &mut impl Sink) {
-        if self.first_strike(a, d) {
-            // The submarines' victims leave before anyone else fires.
-            let (p, dist) = self.att.dist(a, M_SUB);
-            let restricted = !self.subs_hit_aircraft;
-            outward(p, dist.mode as usize, weight, self.eps, |i, w| {
-                let hits = dist.lo as usize + i;
-                let d1 = if restricted { self.def.apply(d, hits, 0, 0) } else { self.def.next(d, hits) };
-                self.exchange(a, d1, true, w, sink);
-            });
-        } else {
-            self.exchange(a, d, false, weight, sink);
+        // The attacker's submarines strike first: their victims leave once
+        // the defender's have struck back (fire.rs, `Removal::
+        // AfterFirstStrikes`). The defender's submarines (Anniversary),
+        // those struck included, strike at the same time: their victims
+        // leave at once, before the attacker's other units fire (`Now`).
+        match (self.first_strike(a, d), self.defender_strike(a, d)) {
+            (false, false) => self.exchange(a, d, false, false, weight, sink),
+            (true, false) => self.strike(self.att, a, self.def, d, weight, |d1, w| self.exchange(a, d1, true, false, w, sink)),
+            (false, true) => self.strike(self.def, d, self.att, a, weight, |a1, w| self.exchange(a1, d, false, true, w, sink)),
+            (true, true) => self.strike(self.att, a, self.def, d, weight, |d1, w| {
+                self.strike(self.def, d, self.att, a, w, |a1, w| self.exchange(a1, d1, true, true, w, sink));
+            }),
         }
     }
 }

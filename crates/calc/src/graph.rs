@@ -14,23 +14,24 @@
 //! the side's firing roles. A node's distribution is its successor's (one
 //! unit fewer) with that unit's die added: one O(n) step per node.
 
-use crate::dist::{hit_chance, push_certain_zero, push_counts, push_with_die, Dist};
+use crate::dist::{push_certain_zero, push_counts, push_unit, Dist, CODES};
 use crate::loss::{Composition, HitEffect, LossRule, Pool, CLASSES};
 use crate::CalcError;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A firing role: the value each class's die hits on (0: no die).
+/// A firing role: each class's die code (`dist`; 0: no die).
 pub(crate) type RoleValues = [u8; crate::loss::CLASSES];
 
 /// Support within a firing role (fire.rs, `roll_each`): each unit of a
-/// supporting class raises one unit of a target class, whose value is below
-/// `value`, to `value`, one to one.
+/// supporting class raises `per` units of a target class, whose value is
+/// below `value`, to `value` (one each; two with Advanced Artillery).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct RoleSupport {
     pub supporters: [bool; CLASSES],
     pub targets: [bool; CLASSES],
     pub value: u8,
+    pub per: u8,
 }
 
 /// One firing role of a side: its dice, and any support among them.
@@ -45,12 +46,12 @@ impl Role {
         Role { values, support: None }
     }
 
-    /// How many dice of each value (1 to 6; higher values count as 6) the
-    /// units of `comp` roll in this role.
-    pub fn dice(&self, comp: &Composition) -> [u32; 7] {
-        let mut dice = [0u32; 7];
+    /// How many units of each die code the units of `comp` fire as in this
+    /// role.
+    pub fn dice(&self, comp: &Composition) -> [u32; CODES] {
+        let mut dice = [0u32; CODES];
         let mut raised = match &self.support {
-            Some(sup) => (0..CLASSES).filter(|c| sup.supporters[*c]).map(|c| comp[c] as u32).sum::<u32>(),
+            Some(sup) => (0..CLASSES).filter(|c| sup.supporters[*c]).map(|c| comp[c] as u32 * sup.per as u32).sum::<u32>(),
             None => 0,
         };
         for (class, &n) in comp.iter().enumerate() {
@@ -58,15 +59,16 @@ impl Role {
             if n == 0 {
                 continue;
             }
+            // (Supported units roll one plain die: `v` is a plain value.)
             if let Some(sup) = self.support.filter(|s| s.targets[class] && v < s.value) {
                 let up = n.min(raised);
                 raised -= up;
                 dice[sup.value.min(6) as usize] += up;
                 if v > 0 {
-                    dice[v.min(6) as usize] += n - up;
+                    dice[v as usize] += n - up;
                 }
             } else if v > 0 {
-                dice[v.min(6) as usize] += n;
+                dice[v as usize] += n;
             }
         }
         dice
@@ -121,7 +123,7 @@ pub(crate) struct GraphScratch {
     hit_points: Vec<u32>,
     stack: Vec<u32>,
     segments: Vec<(u32, u32)>,
-    dice: Vec<[u32; 7]>,
+    dice: Vec<[u32; CODES]>,
 }
 
 const NONE: u32 = u32::MAX;
@@ -169,9 +171,11 @@ pub(crate) struct SideGraph {
     pub tails: Vec<f64>,
     /// The node with nothing left.
     pub empty: usize,
-    /// The nodes form a chain (no restricted pool): node `i + k` is `k`
-    /// hits after node `i`, and the empty node is the last.
+    /// The nodes form a chain (no restricted pool, no other starts): node
+    /// `i + k` is `k` hits after node `i`, and the empty node is the last.
     pub chain: bool,
+    /// The nodes of the compositions given as other starts, in their order.
+    pub starts: Vec<u32>,
 }
 
 impl SideGraph {
@@ -192,14 +196,17 @@ impl SideGraph {
         self.pool_table[row as usize * self.width + hits.min(self.width - 1)] as usize
     }
 
-    /// Builds the graph from `root`, reusing `self`'s and `scratch`'s
-    /// buffers. `width` is the most hits one step can score against the
-    /// side plus one.
+    /// Builds the graph from `root`, and from the compositions of `starts`
+    /// (where round one may leave the side without following its order of
+    /// loss: unchosen AA hits), reusing `self`'s and `scratch`'s buffers.
+    /// `width` is the most hits one step can score against the side plus
+    /// one.
     #[allow(clippy::too_many_arguments)]
     pub fn build(
         &mut self,
         scratch: &mut GraphScratch,
         root: Composition,
+        starts: &[Composition],
         rule: &LossRule,
         pool: Option<(Pool, PoolScope)>,
         roles: &[Role],
@@ -217,7 +224,8 @@ impl SideGraph {
 
         // Discover the nodes: one hit on anyone from every node, and one
         // hit from the restricted pool from the nodes in its scope.
-        if pool.is_none() {
+        let chain = pool.is_none() && starts.is_empty();
+        if chain {
             // A chain: no node is reached twice, so no index is needed.
             let mut comp = root;
             loop {
@@ -243,6 +251,9 @@ impl SideGraph {
             }
         } else {
             intern(s, root, true)?;
+            for c in starts {
+                intern(s, *c, false)?;
+            }
         }
         while let Some(id) = s.stack.pop() {
             let comp = s.comps[id as usize];
@@ -281,7 +292,7 @@ impl SideGraph {
         s.hit_points.clear();
         s.hit_points.extend(s.comps.iter().map(|c| rule.hit_points(c)));
         let hp = &s.hit_points;
-        if pool.is_some() {
+        if !chain {
             // (A chain is found in this order already.)
             s.order.sort_by_key(|i| std::cmp::Reverse(hp[*i as usize]));
         }
@@ -295,7 +306,11 @@ impl SideGraph {
         self.empty = self.comps.iter().position(|c| c.iter().all(|x| *x == 0)).expect("every side can be destroyed");
         // Without a restricted pool every node has one successor per hit and
         // one hit point fewer, so numbering by hit points lines them up.
-        self.chain = pool.is_none();
+        self.chain = chain;
+        self.starts.clear();
+        for c in starts {
+            self.starts.push(s.rank[s.index[c] as usize]);
+        }
         debug_assert!(!self.chain || self.empty == n - 1);
 
         // Hit tables, filled from the last node back: k hits from n are
@@ -372,10 +387,10 @@ impl SideGraph {
                     dists[new] = if child == new {
                         push_counts(&mut self.arena, &dice, trim)
                     } else {
-                        // The one value with a die more, if that is all.
+                        // The one code with a unit more, if that is all.
                         let mut more = None;
                         let mut other = false;
-                        for v in 1..7 {
+                        for v in 1..CODES {
                             if dice[v] == before[v] + 1 && more.is_none() {
                                 more = Some(v);
                             } else if dice[v] != before[v] {
@@ -384,7 +399,7 @@ impl SideGraph {
                         }
                         match (more, other) {
                             (None, false) => dists[child],
-                            (Some(v), false) => push_with_die(&mut self.arena, dists[child], hit_chance(v as u8), trim),
+                            (Some(v), false) => push_unit(&mut self.arena, dists[child], v as u8, trim),
                             _ => push_counts(&mut self.arena, &dice, trim),
                         }
                     };
@@ -399,7 +414,7 @@ impl SideGraph {
                     push_certain_zero(&mut self.arena)
                 } else {
                     match s.next_one_effect[old] {
-                        Some(class) if values[class] > 0 => push_with_die(&mut self.arena, dists[child], hit_chance(values[class]), trim),
+                        Some(class) if values[class] > 0 => push_unit(&mut self.arena, dists[child], values[class], trim),
                         // The unit had no die in this role, or survived
                         // damaged: the same dice as the successor.
                         _ => dists[child],

@@ -17,35 +17,52 @@
 //!
 //! # What the exact mode models
 //!
-//! Classic's and Europe's battles (`warboard calc --ruleset europe`): AA
-//! fire, bombardment (battleships, and Europe's destroyers at 2), attacking
-//! submarines' first strike, the defender's casualties firing back; from
-//! the unit table, support (an artillery raises one attacking infantry to
-//! 2), units of two hit points (a battleship is damaged by its first hit,
-//! and whole battleships absorb hits before anything is lost, as the
-//! engine's default order of loss has it), anti-submarine units (an enemy
-//! destroyer in the battle cancels the attacking submarines' first strike;
-//! aircraft hit submarines only with a destroyer of their side; submarines'
-//! hits never take aircraft), round by round as units are lost; and the
-//! end the engine gives a battle in which neither side can hurt the other
-//! (aircraft against submarines with no destroyer left): as if the attacker
-//! broke off ([`Ending::Retreated`]).
+//! Classic's, Europe's and the Anniversary Edition's battles (`warboard
+//! calc --ruleset europe`, `--ruleset anniversary-1941`): AA fire (the
+//! attacker choosing which aircraft are hit, or, Anniversary, each aircraft
+//! rolling its own die and those hit lost: knob `aa_hits_chosen`),
+//! bombardment (battleships, Europe's destroyers at 2, Anniversary's
+//! cruisers at 3, at most one ship per land unit landing where
+//! `bombard_per_land_unit`), submarines' first strike attacking and
+//! (Anniversary's surprise strike) defending, the defender's casualties
+//! firing back; from the unit table, support (an artillery raises one
+//! attacking infantry to 2), units of two hit points (a battleship is
+//! damaged by its first hit, and whole battleships absorb hits before
+//! anything is lost, as the engine's default order of loss has it),
+//! anti-submarine units (an enemy destroyer in the battle cancels the
+//! submarines' first strike; aircraft hit submarines only with a destroyer
+//! of their side; submarines' hits never take aircraft), round by round as
+//! units are lost; defenseless units (Anniversary's transports: taken only
+//! when nothing else can take the hit, whatever the order of loss, and lost
+//! without dice when the defender cannot hurt the attacker); and the end
+//! the engine gives a battle in which neither side can hurt the other
+//! (aircraft against submarines with no destroyer left): as if the
+//! attacker broke off ([`Ending::Retreated`]).
+//!
+//! Each side may have research developments ([`Developments`], written
+//! "… with jets, heavy bombers vs …"): those that change dice are modelled
+//! as the engine's `value_of` has them for the ruleset's research charts
+//! (Anniversary: jet fighters attack at 4, super submarines at 3, heavy
+//! bombers roll two dice of which the lower counts, advanced artillery
+//! supports two infantry, radar's AA guns hit on 2; classic: jet fighters
+//! defend at 5, heavy bombers roll three dice).
 //!
 //! It refuses ([`CalcError::NotModelled`], naming the rule; Monte Carlo
-//! answers) first strikes by defending units (Anniversary's submarines),
-//! defenseless units, units of more than two hit points and two kinds of
-//! support in one battle.
+//! answers) first strikes by units other than submarines, units of more
+//! than two hit points, two kinds of support in one battle, and
+//! defenseless units that fire, fly, dive or walk, or that stand beside
+//! other units that never fire (no edition has them).
 //!
 //! # What the calculator assumes
 //!
 //! The battle has no player choices: submarines never withdraw (classic)
 //! or submerge (Europe, Anniversary); the attacker retreats only as its
 //! [`RetreatPolicy`] says, and never from an amphibious assault (where
-//! Europe lets aircraft alone break off, they stay); casualties follow each
-//! side's [`LossOrder`], by default the engine's own order of loss. Monte
-//! Carlo answers the engine's decisions the same way (the engine's `auto`
-//! play submerges and retreats nothing either, and takes the default
-//! casualties).
+//! Europe lets aircraft alone break off, or Anniversary the units that did
+//! not land, they stay); casualties follow each side's [`LossOrder`], by
+//! default the engine's own order of loss. Monte Carlo answers the engine's
+//! decisions the same way (the engine's `auto` play submerges and retreats
+//! nothing either, and takes the default casualties).
 //!
 //! ```
 //! use warboard_calc::{Battle, CalcOptions, Calculator};
@@ -69,7 +86,8 @@ mod spec;
 pub use montecarlo::MonteCarlo;
 pub use options::{CalcOptions, LossOrder, RetreatPolicy};
 pub use result::{Ending, Method, Outcome, StandardErrors, SurvivorOutcome};
-pub use spec::{known_names, parse_army, unit_by_name, Army, Battle};
+pub use spec::{known_names, parse_army, unit_by_name, Army, Battle, Developments};
+pub use warboard_rules::state::Development;
 
 use model::BattleModel;
 use std::collections::HashMap;

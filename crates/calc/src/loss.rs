@@ -99,12 +99,16 @@ impl LossRule {
         // damaged.
         let side = if attacking { &model.attackers } else { &model.defenders };
         let mut classes: Vec<usize> = (0..CLASSES).filter(|c| side.count(class_type(*c)) > 0).collect();
+        // Defenseless units are taken only when nothing else can take the
+        // hit, whatever the side's order (casualties.rs, `CasualtyChoice::
+        // last`: AA50 FAQ: Combat).
+        let last = |c: usize| model.profile(class_type(c)).defenseless;
         match order {
-            LossOrder::Default | LossOrder::KeepLandUnit => classes.sort_by_key(|c| default_key(*c)),
-            LossOrder::KeepAircraft => classes.sort_by_key(|c| (is_air[*c], default_key(*c))),
+            LossOrder::Default | LossOrder::KeepLandUnit => classes.sort_by_key(|c| (last(*c), default_key(*c))),
+            LossOrder::KeepAircraft => classes.sort_by_key(|c| (last(*c), is_air[*c], default_key(*c))),
             LossOrder::Explicit(list) => classes.sort_by_key(|c| {
                 let listed = list.iter().position(|t| *t == class_type(*c)).unwrap_or(list.len());
-                (listed, default_key(*c))
+                (last(*c), listed, default_key(*c))
             }),
         }
         LossRule { order: classes, keep_land: *order == LossOrder::KeepLandUnit, is_air, is_sea, is_land, effect, hit_points_left }

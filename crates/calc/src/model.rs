@@ -3,12 +3,14 @@
 //! position the battle engine itself would fight (which also validates the
 //! battle: whatever the engine cannot set up, the calculator refuses too).
 
-use crate::spec::{Army, Battle};
+use crate::dist::die_code;
+use crate::spec::{Army, Battle, Developments};
 use crate::CalcError;
 use std::sync::Arc;
 use warboard_rules::battle::casualties::loss_order_key;
 use warboard_rules::battle::standalone::{build, BattleSpec, Standalone};
-use warboard_rules::ruleset::{FirstStrike, UnitStats};
+use warboard_rules::ruleset::{FirstStrike, ResearchCharts, UnitStats};
+use warboard_rules::state::Development;
 use warboard_rules::{Domain, Ruleset, UnitType};
 
 /// Unit types in warboard's vocabulary.
@@ -19,6 +21,9 @@ pub(crate) const TYPES: usize = UnitType::ALL.len();
 pub(crate) struct UnitProfile {
     pub domain: Domain,
     pub cost: u32,
+    /// How it fires attacking and defending, as die codes (`dist`): its
+    /// unit-table values with its side's developments (fire.rs,
+    /// `value_of`). 0: no die.
     pub attack: u8,
     pub defense: u8,
     pub submarine: bool,
@@ -32,24 +37,36 @@ pub(crate) struct UnitProfile {
     /// Strikes first when attacking (`first_strike`: submarines), unless the
     /// enemy has an anti-submarine unit in the battle.
     pub first_strike: bool,
+    /// Strikes first when defending too (`first_strike = "both"`:
+    /// Anniversary's submarines), unless the enemy has an anti-submarine
+    /// unit in the battle.
+    pub first_strike_defending: bool,
+    /// Taken as a casualty only when no other unit can take the hit, and
+    /// lost without dice when its side cannot hurt the enemy and the enemy
+    /// can hit it (`defenseless`: Anniversary's transports).
+    pub defenseless: bool,
     /// Cancels the enemy's first strikes, and lets its side's aircraft hit
     /// submarines (`anti_submarine`: destroyers).
     pub anti_submarine: bool,
-    /// Raises one attacking unit of this type to this attack value
-    /// (`support`: artillery raising infantry), one to one.
+    /// Raises attacking units of this type to this attack value (`support`:
+    /// artillery raising infantry), this many each (one; two with
+    /// Advanced Artillery).
     pub support: Option<(UnitType, u8)>,
+    pub support_count: u8,
     /// The engine's default order of loss for this type, attacking and
     /// defending (`battle::casualties::loss_order_key`).
     pub loss_key: [(bool, u32, u8); 2],
 }
 
 impl UnitProfile {
-    fn from_stats(st: &UnitStats) -> UnitProfile {
+    /// The profile of a unit type whose attacker has developments `att` and
+    /// whose defender has `def`.
+    fn from_stats(rs: &Ruleset, st: &UnitStats, att: Developments, def: Developments) -> UnitProfile {
         UnitProfile {
             domain: st.domain,
             cost: st.cost,
-            attack: st.attack,
-            defense: st.defense,
+            attack: firing(rs, st, true, att),
+            defense: firing(rs, st, false, def),
             submarine: st.submarine,
             bombard: st.bombard,
             transport: st.transport_capacity() > 0,
@@ -57,8 +74,11 @@ impl UnitProfile {
             carrier_capacity: st.carrier_capacity(),
             hit_points: st.hit_points.max(1),
             first_strike: st.first_strike != FirstStrike::None,
+            first_strike_defending: st.first_strike == FirstStrike::Both,
+            defenseless: st.defenseless,
             anti_submarine: st.anti_submarine,
             support: st.support.map(|s| (s.target, s.attack)),
+            support_count: if att.has(Development::AdvancedArtillery) { 2 } else { 1 },
             loss_key: [loss_order_key(st, true), loss_order_key(st, false)],
         }
     }
@@ -76,6 +96,38 @@ impl UnitProfile {
     }
 }
 
+/// How a unit of this type fires in its role, its side's developments
+/// included, as a die code: the battle engine's `value_of` (fire.rs,
+/// `Firing`: value, dice, best of). The two research charts give jet
+/// fighters and heavy bombers different effects (`research_charts`).
+fn firing(rs: &Ruleset, st: &UnitStats, attacking: bool, devs: Developments) -> u8 {
+    let anniversary = rs.options.research_charts == ResearchCharts::Anniversary;
+    let fighter = st.carrier_cost() > 0;
+    let (mut value, mut dice, mut best_of) = (if attacking { st.attack } else { st.defense }, 1u8, false);
+    if anniversary {
+        // Chart 2: jet fighters attack at 4; heavy bombers roll two dice,
+        // the lower counts.
+        if attacking && fighter && devs.has(Development::JetFighters) {
+            value = 4;
+        }
+        if attacking && st.strategic_bomber && devs.has(Development::HeavyBombers) {
+            (dice, best_of) = (2, true);
+        }
+    } else {
+        if !attacking && fighter && devs.has(Development::JetFighters) {
+            value = 5;
+        }
+        if attacking && st.strategic_bomber && devs.has(Development::HeavyBombers) {
+            dice = 3;
+        }
+    }
+    // Super submarines attack one higher, destroyers or not.
+    if attacking && st.submarine && devs.has(Development::SuperSubmarines) {
+        value += 1;
+    }
+    die_code(value, dice, best_of)
+}
+
 /// Placeholder for unit types the ruleset lacks (never in a valid battle).
 const ABSENT: UnitProfile = UnitProfile {
     domain: Domain::Land,
@@ -89,8 +141,11 @@ const ABSENT: UnitProfile = UnitProfile {
     carrier_capacity: 0,
     hit_points: 1,
     first_strike: false,
+    first_strike_defending: false,
+    defenseless: false,
     anti_submarine: false,
     support: None,
+    support_count: 1,
     loss_key: [(false, 0, 0); 2],
 };
 
@@ -111,10 +166,15 @@ pub(crate) struct BattleModel {
     /// are never hit (DAAK 3.5(b)).
     pub bystanders: Army,
     /// The defender's AA gun's value (0: none): one die per attacking
-    /// aircraft in round one of a land battle.
+    /// aircraft in round one of a land battle (2 with Radar).
     pub aa_value: u8,
+    /// The attacker picks which aircraft the AA hits take (knob
+    /// `aa_hits_chosen`); otherwise each aircraft rolls its own die and the
+    /// ones hit are lost (Anniversary).
+    pub aa_hits_chosen: bool,
     /// One die each in round one: the bombarding ships' values (classic's
-    /// battleships; Europe's battleships and destroyers).
+    /// battleships; Europe's battleships and destroyers; Anniversary's
+    /// battleships and cruisers, at most one per land unit landing).
     pub bombard_values: Vec<u8>,
     /// Submarines' hits may take aircraft (knob `submarines_hit_aircraft`).
     pub subs_hit_aircraft: bool,
@@ -134,14 +194,18 @@ pub(crate) struct BattleModel {
 /// not model (issue 10: it says so rather than answer wrongly). Monte
 /// Carlo runs the battle engine, so it models them all.
 ///
-/// Modelled: support (one supporter raises one unit of its target type
-/// when attacking), units of two hit points, first strikes when attacking
-/// and their cancelling by an enemy anti-submarine unit, aircraft that hit
-/// submarines only beside an anti-submarine unit of their side, and
-/// submarines whose hits never take aircraft.
+/// Modelled: support (each supporter raises one unit of its target type
+/// when attacking, two with Advanced Artillery), units of two hit points,
+/// first strikes by submarines attacking and (Anniversary) defending, and
+/// their cancelling by an enemy anti-submarine unit, aircraft that hit
+/// submarines only beside an anti-submarine unit of their side, submarines
+/// whose hits never take aircraft, defenseless units (taken last, lost
+/// without dice when their side cannot hurt the enemy), and the
+/// developments that change dice.
 pub(crate) fn unmodelled(rs: &Ruleset, battle: &Battle) -> Option<String> {
     let types: Vec<UnitType> = battle.attackers.iter().chain(battle.defenders.iter()).map(|(t, _)| t).collect();
     let mut supports: Vec<(UnitType, u8)> = Vec::new();
+    let defenseless = types.iter().any(|t| rs.unit(*t).is_some_and(|st| st.defenseless));
     for t in &types {
         // A type the ruleset lacks is refused by the model, with its reason.
         let Some(st) = rs.unit(*t) else { continue };
@@ -150,14 +214,20 @@ pub(crate) fn unmodelled(rs: &Ruleset, battle: &Battle) -> Option<String> {
                 supports.push((s.target, s.attack));
             }
         }
-        let what = if st.first_strike == FirstStrike::Both {
-            "first strikes by defending units (Anniversary submarines)"
-        } else if st.first_strike == FirstStrike::Attack && !st.submarine {
+        let attacking = battle.attackers.count(*t) > 0;
+        let defending = battle.defenders.count(*t) > 0 && st.is_combatant();
+        let what = if st.first_strike != FirstStrike::None && !st.submarine {
             "first strikes by units other than submarines"
-        } else if st.defenseless {
-            "defenseless units (lost without dice when their side cannot hurt the enemy)"
         } else if st.hit_points > 2 {
             "units of more than two hit points"
+        } else if st.defenseless && (st.attack > 0 || st.defense > 0 || st.is_air() || st.submarine || st.is_land()) {
+            // The model takes defenseless units to be ships that never fire
+            // (Anniversary's transports).
+            "defenseless units that fire, fly, dive or walk"
+        } else if defenseless && !st.defenseless && ((attacking && st.attack == 0) || (defending && st.defense == 0)) {
+            // Where a side cannot hurt the enemy, the model takes what is
+            // left once its defenseless units go to be unable to fight on.
+            "defenseless units beside other units that never fire"
         } else {
             continue;
         };
@@ -181,10 +251,19 @@ impl BattleModel {
     pub fn new(rs: &Arc<Ruleset>, battle: &Battle, amphibious: bool) -> Result<(BattleModel, Standalone), CalcError> {
 
         let spec = BattleSpec { attackers: battle.attackers.to_pairs(), defenders: battle.defenders.to_pairs(), amphibious };
-        let standalone = build(rs.clone(), &spec).map_err(CalcError::Impossible)?;
+        let mut standalone = build(rs.clone(), &spec).map_err(CalcError::Impossible)?;
+        // Each side's developments, for the engine (Monte Carlo) as for the
+        // model: the attacker is the power whose turn it is, every other
+        // power defends.
+        let state = &mut standalone.game.state;
+        let attacker = state.turn;
+        for p in rs.power_ids() {
+            let devs = if p == attacker { battle.attacker_developments } else { battle.defender_developments };
+            state.developments[p.index()] = devs.bits();
+        }
         let mut profiles = [ABSENT; TYPES];
         for st in rs.unit_types() {
-            profiles[st.kind.index()] = UnitProfile::from_stats(st);
+            profiles[st.kind.index()] = UnitProfile::from_stats(rs, st, battle.attacker_developments, battle.defender_developments);
         }
         if let Some((t, _)) = battle.attackers.iter().find(|(t, _)| !is_combatant(rs, *t)) {
             return Err(CalcError::Impossible(format!("{t} units do not attack")));
@@ -203,11 +282,16 @@ impl BattleModel {
             ));
         }
         let defenders = battle.defenders.filter(|t| is_combatant(rs, t));
-        // fire.rs, aa_fire: the first enemy AA gun in the territory fires,
-        // in land battles only.
-        let aa_value = if sea { 0 } else { battle.defenders.iter().map(|(t, _)| rs.stats(t).anti_aircraft).find(|v| *v > 0).unwrap_or(0) };
-        // fire.rs, bombard: every attacking ship with a bombard value in the
-        // zone the landing came from, once each.
+        // round_one.rs, aa_fire: the first enemy AA gun in the territory
+        // fires, in land battles only; Radar makes it hit on 2 (aa_value).
+        let mut aa_value = if sea { 0 } else { battle.defenders.iter().map(|(t, _)| rs.stats(t).anti_aircraft).find(|v| *v > 0).unwrap_or(0) };
+        if aa_value > 0 && battle.defender_developments.has(Development::Radar) {
+            aa_value = aa_value.max(2);
+        }
+        // round_one.rs, bombard: every attacking ship with a bombard value
+        // in the zone the landing came from, once each; with
+        // `bombard_per_land_unit`, the strongest ones, one per land unit
+        // landing (each standalone land attacker lands from a transport).
         let mut bombard_values = Vec::new();
         if amphibious {
             for (t, n) in bystanders.iter() {
@@ -215,6 +299,11 @@ impl BattleModel {
                 if v > 0 {
                     bombard_values.extend((0..n).map(|_| v));
                 }
+            }
+            if rs.options.bombard_per_land_unit {
+                let landing: u32 = attackers.iter().filter(|(t, _)| profiles[t.index()].is_land()).map(|(_, n)| n).sum();
+                bombard_values.sort_unstable_by(|a, b| b.cmp(a));
+                bombard_values.truncate(landing as usize);
             }
         }
         let stranded_aircraft_lost = sea && !friendly_island(rs, &standalone);
@@ -226,6 +315,7 @@ impl BattleModel {
             defenders,
             bystanders,
             aa_value,
+            aa_hits_chosen: rs.options.aa_hits_chosen,
             bombard_values,
             subs_hit_aircraft: rs.options.submarines_hit_aircraft,
             air_needs_anti_submarine: rs.options.air_needs_anti_submarine,
@@ -238,6 +328,16 @@ impl BattleModel {
 
     pub fn profile(&self, t: UnitType) -> &UnitProfile {
         &self.profiles[t.index()]
+    }
+
+    /// Whether any unit of the battle is defenseless.
+    pub fn has_defenseless(&self) -> bool {
+        self.attackers.iter().chain(self.defenders.iter()).any(|(t, _)| self.profile(t).defenseless)
+    }
+
+    /// The defenders less their defenseless units.
+    pub fn without_defenseless(&self, army: Army) -> Army {
+        army.filter(|t| !self.profile(t).defenseless)
     }
 
     /// IPC value of an army.

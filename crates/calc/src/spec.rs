@@ -1,8 +1,11 @@
-//! What to fight: each side's units as counts per unit type, and the text
-//! form players type ("3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa").
+//! What to fight: each side's units as counts per unit type, the
+//! developments each side has, and the text form players type ("3 inf,
+//! 2 arm, 1 ftr vs 4 inf, 1 aa"; "2 ftr, 1 bmb with jets, heavy bombers vs
+//! 3 inf, 1 aa with radar").
 
 use crate::CalcError;
 use std::fmt;
+use warboard_rules::state::Development;
 use warboard_rules::UnitType;
 
 const UNIT_TYPES: usize = UnitType::ALL.len();
@@ -100,19 +103,124 @@ impl fmt::Display for Army {
     }
 }
 
-/// Who attacks and who defends.
+/// The research developments one side has (the engine's
+/// `GameState::developments` bits, `state::Development`). Those that change
+/// battles: Anniversary's jet fighters (fighters attack at 4), super
+/// submarines (submarines attack one higher), heavy bombers (two dice per
+/// attacking bomber, one hit at most), advanced artillery (each artillery
+/// supports two infantry) and radar (AA guns hit on 2); classic's jet
+/// fighters (fighters defend at 5), super submarines and heavy bombers
+/// (three dice per attacking bomber). Others change nothing in a battle.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Developments(u16);
+
+impl Developments {
+    /// None at all.
+    pub const NONE: Developments = Developments(0);
+
+    /// From the engine's bits (`1 << Development as u16`).
+    pub fn from_bits(bits: u16) -> Developments {
+        Developments(bits)
+    }
+
+    pub fn bits(self) -> u16 {
+        self.0
+    }
+
+    /// These developments and `d`.
+    pub fn with(self, d: Development) -> Developments {
+        Developments(self.0 | d.bit())
+    }
+
+    pub fn has(self, d: Development) -> bool {
+        self.0 & d.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The developments, in the engine's order.
+    pub fn iter(self) -> impl Iterator<Item = Development> {
+        Development::ALL.into_iter().filter(move |d| self.has(*d))
+    }
+
+    /// Parses a list of development names separated by commas (or `+`, `;`,
+    /// "and"): the engine's names ("jet_fighters", "heavy_bombers") with
+    /// spaces or hyphens for the underscores, and "jets", "super subs".
+    pub fn parse(text: &str) -> Result<Developments, CalcError> {
+        let mut devs = Developments::NONE;
+        let lower = text.to_ascii_lowercase();
+        let mut any = false;
+        for name in lower.split([',', '+', ';']).flat_map(|part| part.split(" and ")) {
+            let words: Vec<&str> = name.split(|c: char| c.is_whitespace() || c == '_' || c == '-').filter(|w| !w.is_empty()).collect();
+            if words.is_empty() {
+                continue;
+            }
+            let key = words.join("_");
+            let dev = match key.as_str() {
+                "jets" | "jet" => Some(Development::JetFighters),
+                "super_subs" | "supersubs" | "super_sub" => Some(Development::SuperSubmarines),
+                "heavies" | "heavy_bomber" => Some(Development::HeavyBombers),
+                "adv_art" | "advanced_art" => Some(Development::AdvancedArtillery),
+                _ => Development::parse(&key),
+            };
+            let dev = dev.ok_or_else(|| {
+                let known: Vec<&str> = Development::ALL.iter().map(|d| d.name()).collect();
+                CalcError::Syntax(format!("unknown development \"{}\"; known: {} (or jets, super subs)", name.trim(), known.join(", ")))
+            })?;
+            devs = devs.with(dev);
+            any = true;
+        }
+        if !any {
+            return Err(CalcError::Syntax(format!("\"with\" needs developments, e.g. \"with jet fighters, radar\"; got \"{}\"", text.trim())));
+        }
+        Ok(devs)
+    }
+}
+
+impl fmt::Debug for Developments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Developments({self})")
+    }
+}
+
+/// "jet_fighters, radar"; "none" when empty.
+impl fmt::Display for Developments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        let names: Vec<&str> = self.iter().map(|d| d.name()).collect();
+        f.write_str(&names.join(", "))
+    }
+}
+
+/// Who attacks and who defends, and the developments each side has.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Battle {
     pub attackers: Army,
     pub defenders: Army,
+    pub attacker_developments: Developments,
+    pub defender_developments: Developments,
 }
 
 impl Battle {
+    /// A battle of sides without developments.
     pub fn new(attackers: Army, defenders: Army) -> Battle {
-        Battle { attackers, defenders }
+        Battle { attackers, defenders, attacker_developments: Developments::NONE, defender_developments: Developments::NONE }
     }
 
-    /// Parses "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa".
+    /// This battle with these developments on each side.
+    pub fn with_developments(mut self, attacker: Developments, defender: Developments) -> Battle {
+        self.attacker_developments = attacker;
+        self.defender_developments = defender;
+        self
+    }
+
+    /// Parses "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa". Either side may end with
+    /// the developments it has: "2 ftr, 1 bmb with jets, heavy bombers vs
+    /// 3 inf, 1 aa with radar".
     pub fn parse(text: &str) -> Result<Battle, CalcError> {
         let lower = text.to_ascii_lowercase();
         let parts: Vec<&str> = split_on_vs(&lower);
@@ -122,7 +230,38 @@ impl Battle {
                 text.trim()
             )));
         }
-        Ok(Battle { attackers: parse_army(parts[0])?, defenders: parse_army(parts[1])? })
+        let (attackers, attacker_developments) = parse_side(parts[0])?;
+        let (defenders, defender_developments) = parse_side(parts[1])?;
+        Ok(Battle { attackers, defenders, attacker_developments, defender_developments })
+    }
+}
+
+/// "3 infantry, 1 artillery with advanced_artillery vs 4 infantry": the
+/// form [`Battle::parse`] reads.
+impl fmt::Display for Battle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.attackers)?;
+        if !self.attacker_developments.is_empty() {
+            write!(f, " with {}", self.attacker_developments)?;
+        }
+        write!(f, " vs {}", self.defenders)?;
+        if !self.defender_developments.is_empty() {
+            write!(f, " with {}", self.defender_developments)?;
+        }
+        Ok(())
+    }
+}
+
+/// One side's text: its units, then optionally "with" and its developments.
+fn parse_side(text: &str) -> Result<(Army, Developments), CalcError> {
+    let with = text.match_indices("with").find(|(i, _)| {
+        let before = text[..*i].chars().next_back();
+        let after = text[i + 4..].chars().next();
+        !matches!(before, Some(c) if c.is_alphanumeric()) && !matches!(after, Some(c) if c.is_alphanumeric())
+    });
+    match with {
+        Some((i, _)) => Ok((parse_army(&text[..i])?, Developments::parse(&text[i + 4..])?)),
+        None => Ok((parse_army(text)?, Developments::NONE)),
     }
 }
 
@@ -252,6 +391,24 @@ mod tests {
         assert!(matches!(Battle::parse("3 inf vs 2 inf vs 1 inf"), Err(CalcError::Syntax(_))));
         assert!(matches!(Battle::parse("3 elephants vs 2 inf"), Err(CalcError::UnknownUnit(_))));
         assert!(matches!(Battle::parse("99999999999 inf vs 2 inf"), Err(CalcError::Syntax(_))));
+    }
+
+    #[test]
+    fn parses_developments() {
+        let b = Battle::parse("2 ftr, 1 bmb with jets, heavy bombers vs 3 inf, 1 aa with Radar").unwrap();
+        assert_eq!(b.attackers, Army::from_counts(&[(Fighter, 2), (Bomber, 1)]));
+        assert_eq!(b.attacker_developments, Developments::NONE.with(Development::JetFighters).with(Development::HeavyBombers));
+        assert_eq!(b.defenders, Army::from_counts(&[(Infantry, 3), (AaGun, 1)]));
+        assert_eq!(b.defender_developments, Developments::NONE.with(Development::Radar));
+        let b = Battle::parse("3 inf 1 art with advanced_artillery and super-subs vs 2 inf").unwrap();
+        assert!(b.attacker_developments.has(Development::AdvancedArtillery) && b.attacker_developments.has(Development::SuperSubmarines));
+        assert!(b.defender_developments.is_empty());
+        // What Display writes, parse reads back.
+        assert_eq!(Battle::parse(&b.to_string()).unwrap(), b);
+        assert_eq!(b.to_string(), "3 infantry, 1 artillery with super_submarines, advanced_artillery vs 2 infantry");
+        assert_eq!(Battle::parse("1 inf vs 1 inf").unwrap(), Battle::new(Army::new().with(Infantry, 1), Army::new().with(Infantry, 1)));
+        assert!(matches!(Battle::parse("1 ftr with lasers vs 1 inf"), Err(CalcError::Syntax(_))));
+        assert!(matches!(Battle::parse("1 ftr with vs 1 inf"), Err(CalcError::Syntax(_))));
     }
 
     #[test]

@@ -106,6 +106,37 @@ fn defending_submarines_against_aircraft_and_ships_agree() {
     }
 }
 
+/// Classic's developments (its one research chart): jet fighters defend at
+/// 5, super submarines attack at 3, heavy bombers roll three dice each.
+#[test]
+fn classic_developments_agree() {
+    let rs = warboard_rules::ruleset("classic").unwrap();
+    let mut calc = Calculator::new(rs.clone());
+    let runs = 10_000;
+    let opts = CalcOptions { rounds_distribution: true, ..Default::default() };
+    // Three dice at 4 a bomber, each of which may hit: against one
+    // infantry the bomber hits with 1 - (1/3)^3.
+    let heavy = calc.exact(&Battle::parse("1 bmb with heavy bombers vs 1 inf").unwrap(), &opts).unwrap();
+    let p = 1.0 - (1.0f64 / 3.0).powi(3);
+    // Per round: the bomber hits (p), the infantry (1/3) fires back.
+    let (win, draw, lose) = (p * 2.0 / 3.0, p / 3.0, (1.0 - p) / 3.0);
+    assert!((heavy.attacker_wins - win / (win + draw + lose)).abs() < 1e-12);
+    for (seed, text) in
+        ["2 bmb, 1 inf with heavy bombers vs 4 inf", "3 arm vs 2 ftr, 1 inf with jets", "2 sub with super subs vs 1 bb, 1 trn", "2 ftr, 1 bmb with jets, heavy bombers vs 2 inf, 1 ftr, 1 aa with jets"]
+            .into_iter()
+            .enumerate()
+    {
+        let battle = Battle::parse(text).unwrap();
+        let exact = calc.exact(&battle, &opts).unwrap();
+        assert!(exact.pruned < 1e-9);
+        let mc = calc.monte_carlo(&battle, &CalcOptions::default(), MonteCarlo { runs, seed: 200 + seed as u64 }).unwrap();
+        agree(&rs, text, &exact, &mc, runs, 5.0);
+    }
+    let jets = calc.exact(&Battle::parse("3 arm vs 2 ftr, 1 inf with jets").unwrap(), &opts).unwrap();
+    let plain = calc.exact(&Battle::parse("3 arm vs 2 ftr, 1 inf").unwrap(), &opts).unwrap();
+    assert!(jets.attacker_wins < plain.attacker_wins - 0.02);
+}
+
 #[test]
 fn monte_carlo_is_reproducible() {
     let calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());

@@ -16,13 +16,17 @@ use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, Method, Mo
 /// What `warboard calc --help` says the calculator assumes.
 const ASSUMPTIONS: &str = "\
 The battle has no player choices: submarines never withdraw (classic) or
-submerge (Europe); the attacker retreats only as --retreat says, and never
-from an amphibious assault; casualties follow the orders of loss (by default
+submerge (Europe, Anniversary); the attacker retreats only as --retreat
+says, and never from an amphibious assault; casualties follow the orders of
+loss (by default
 the engine's: cheapest first, a whole battleship's spare hit before any
 loss). Monte Carlo plays the engine's decisions the same way. A battle in
 which neither side can hurt the other (aircraft against submarines with no
 destroyer) ends as \"attacker retreats\", as in the engine. What the exact
-mode does not model it refuses by name: use --monte-carlo then.";
+mode does not model it refuses by name: use --monte-carlo then.
+Developments follow a side after `with`: \"3 inf 1 art 2 ftr with jets,
+advanced artillery vs 4 inf 1 aa with radar\" (the ruleset's research
+charts give them their effect).";
 
 #[derive(Args)]
 #[command(after_help = ASSUMPTIONS)]
@@ -31,8 +35,10 @@ pub struct CalcArgs {
     /// or "3 inf 1 art vs 4 inf". Names: inf, art, arm/tank, ftr, bmb, trn,
     /// sub, dd, cru, cv/ac, bb, aa, or the full names.
     battle: String,
-    /// Ruleset name: classic, or europe (artillery, destroyers, two-hit
-    /// battleships).
+    /// Ruleset name: classic, europe (artillery, destroyers, two-hit
+    /// battleships), anniversary-1941 or anniversary-1942 (cruisers,
+    /// submarines striking first both ways, defenseless transports,
+    /// developments).
     #[arg(long, default_value = "classic")]
     ruleset: String,
     /// The attacking land units come straight from transports: attacking
