@@ -288,6 +288,10 @@ pub struct RuleKnobs {
     /// rules/anniversary.md §7 [UNSURE], TripleA's LHTR carrier production);
     /// false: only on land (DAAK 3.4(f)).
     pub fighters_placed_on_carriers: bool,
+    /// An enemy industrial complex or AA gun stops armor blitzing through
+    /// (TripleA's "Blitz Through Factories And AA Restricted"); false: they
+    /// do not count, as DAAK 3.6(b) rules.
+    pub factories_and_aa_stop_blitz: bool,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -335,6 +339,7 @@ impl Default for RuleKnobs {
             aa_hits_chosen: true,
             one_aa_gun_per_territory: true,
             fighters_placed_on_carriers: false,
+            factories_and_aa_stop_blitz: false,
         }
     }
 }

@@ -98,6 +98,13 @@ impl Ctx<'_> {
                 if rel.enemy_defenders(p, t).next().is_some() {
                     return reject("move/through-enemy", format!("enemy units in {} stop land movement", self.name(t)));
                 }
+                // Anniversary: an enemy complex or AA gun stops a blitz
+                // (knob `factories_and_aa_stop_blitz`; TripleA's "Blitz
+                // Through Factories And AA Restricted", rules/anniversary.md
+                // §6 [UNSURE]); DAAK 3.6(b) lets armor pass them.
+                if self.rs.options.factories_and_aa_stop_blitz && rel.enemy_units(p, t).any(|u| !self.rs.stats(u.kind).is_combatant()) {
+                    return reject("move/blitz-stopped", format!("the enemy industrial complex or AA gun in {} stops armor blitzing through (option factories_and_aa_stop_blitz)", self.name(t)));
+                }
                 // Enemy-controlled and empty of defenders (AA guns and factories
                 // do not count, DAAK 3.6(b)): a blitz, in combat move only.
                 if !combat {
