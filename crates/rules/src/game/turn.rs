@@ -123,7 +123,8 @@ impl Ctx<'_> {
         // A complex's damage markers stay until they are repaired for IPCs
         // (FORMAT.md v2 `repair`).
         let rs = self.rs;
-        for u in self.s.units.iter_mut().filter(|u| u.owner == p && u.hits > 0 && !rs.stats(u.kind).factory) {
+        let everyone = rs.options.repair_every_power;
+        for u in self.s.units.iter_mut().filter(|u| (everyone || u.owner == p) && u.hits > 0 && !rs.stats(u.kind).factory) {
             u.hits = 0;
             repaired.push(u.id);
         }

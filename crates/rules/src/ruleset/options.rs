@@ -292,6 +292,10 @@ pub struct RuleKnobs {
     /// (TripleA's "Blitz Through Factories And AA Restricted"); false: they
     /// do not count, as DAAK 3.6(b) rules.
     pub factories_and_aa_stop_blitz: bool,
+    /// With `repair_at_turn_end`: every power's damaged units are repaired at
+    /// the end of each turn, not only those of the power whose turn it was
+    /// (rules/anniversary.md §3 [UNSURE: whose turn]).
+    pub repair_every_power: bool,
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
@@ -340,6 +344,7 @@ impl Default for RuleKnobs {
             one_aa_gun_per_territory: true,
             fighters_placed_on_carriers: false,
             factories_and_aa_stop_blitz: false,
+            repair_every_power: false,
         }
     }
 }
