@@ -147,6 +147,11 @@ impl<O: Odds> Player for ComputerPlayer<O> {
                 Action::EndPhase
             }
             Phase::Combat => {
+                // Rockets first, at the most valuable complex each gun can
+                // reach (the rules say which shots are allowed).
+                if let Some(a) = production::rocket(game).and_then(|a| self.offer(a)) {
+                    return a;
+                }
                 // Sea battles first: landings wait for them (DAAK 4.3(c)).
                 let mut open: Vec<_> = s.battles.iter().filter(|b| b.result == BattleResult::Pending).collect();
                 open.sort_by_key(|b| b.kind != BattleKind::Sea);

@@ -214,3 +214,27 @@ pub fn any_placement(game: &Game, start: usize) -> Option<Action> {
     }
     None
 }
+
+/// With the rockets development: the rocket the turn power's AA guns may
+/// fire now at the most valuable enemy complex, if any (each gun and each
+/// complex once a turn: the rules decide, AA50 errata p. 12).
+pub fn rocket(game: &Game) -> Option<Action> {
+    let s = &game.state;
+    let rs = &game.ruleset;
+    let p = s.turn;
+    if !s.has_development(p, Development::Rockets) {
+        return None;
+    }
+    let guns: Vec<SpaceId> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).anti_aircraft > 0 && u.carried_by.is_none() && !u.flags.fired_rocket).map(|u| u.at).collect();
+    let mut targets: Vec<SpaceId> = s.units.iter().filter(|u| rs.stats(u.kind).factory && !s.allied(p, u.owner)).map(|u| u.at).collect();
+    targets.sort_by_key(|t| std::cmp::Reverse(rs.map.space(*t).ipc));
+    for at in targets {
+        for from in &guns {
+            let a = Action::Rocket { from: *from, at };
+            if game.is_legal(&a, &FixedDice(1)).is_ok() {
+                return Some(a);
+            }
+        }
+    }
+    None
+}

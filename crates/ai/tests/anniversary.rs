@@ -322,3 +322,22 @@ fn anniversary_strength_survey() {
         println!("{name}, computer against computer: Axis {axis}, Allies {allies}, undecided {} of {}", n / 2 - axis - allies, n / 2);
     }
 }
+
+/// With rockets, the computer fires at an enemy complex in range before
+/// its battles (AA50 errata p. 12: one rocket per launcher territory and
+/// per complex).
+#[test]
+fn the_computer_fires_rockets() {
+    use warboard_rules::{ruleset, Action, Game, Phase, SeededDice};
+    let rs = ruleset("anniversary-1941").unwrap();
+    let mut game = Game::standard(rs.clone());
+    let germany = rs.power_by_name("germany").unwrap();
+    game.state.developments[germany.index()] |= warboard_rules::state::Development::Rockets.bit();
+    game.state.phase = Phase::Combat;
+    let a = warboard_ai::production::rocket(&game).expect("Germany's AA guns reach a Soviet or British complex");
+    let Action::Rocket { at, .. } = a else { panic!("{a:?}") };
+    let before = game.relations().factory_at(at).map_or(0, |f| f.hits);
+    game.apply(&a, &mut SeededDice::new(3)).unwrap();
+    assert!(game.relations().factory_at(at).unwrap().hits > before, "the complex took damage");
+    assert_ne!(warboard_ai::production::rocket(&game), Some(a), "that gun's territory and that complex are done for the turn");
+}
