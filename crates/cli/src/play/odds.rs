@@ -74,15 +74,32 @@ pub struct BattleOdds {
 }
 
 impl BattleOdds {
-    /// "attack wins 73% (3 inf 1 arm vs 2 inf, exact)".
+    /// "attack wins 73.4% (3 inf 1 arm vs 2 inf, exact)".
     pub fn summary(&self) -> String {
         format!(
-            "attack wins {:.0}% ({} vs {}, {})",
-            self.attacker_wins * 100.0,
+            "attack wins {} ({} vs {}, {})",
+            percent(self.attacker_wins),
             super::names::counts_text(&self.attackers),
             super::names::counts_text(&self.defenders),
             self.source
         )
+    }
+}
+
+/// A chance to a tenth of a percent, never rounded to 0% or 100% unless it
+/// is exactly that (issue 15: 99.96% is not a sure thing).
+pub fn percent(p: f64) -> String {
+    let p = p.clamp(0.0, 1.0);
+    if p == 0.0 || p == 1.0 {
+        return format!("{:.0}%", p * 100.0);
+    }
+    let tenths = (p * 1000.0).round();
+    if tenths >= 1000.0 {
+        "over 99.9%".into()
+    } else if tenths <= 0.0 {
+        "under 0.1%".into()
+    } else {
+        format!("{:.1}%", tenths / 10.0)
     }
 }
 
@@ -177,6 +194,15 @@ mod tests {
         assert!(odds.attacker_wins > 0.5 && odds.attacker_wins < 1.0, "{odds:?}");
         assert!(odds.summary().starts_with("attack wins "));
         assert!(odds.summary().ends_with(", exact)"));
+    }
+
+    #[test]
+    fn chances_are_never_rounded_to_certainty() {
+        assert_eq!(percent(0.734), "73.4%");
+        assert_eq!(percent(0.9996), "over 99.9%");
+        assert_eq!(percent(0.0004), "under 0.1%");
+        assert_eq!(percent(1.0), "100%");
+        assert_eq!(percent(0.0), "0%");
     }
 
     #[test]
