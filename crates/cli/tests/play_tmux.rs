@@ -197,6 +197,9 @@ fn a_person_plays_germany_against_the_computer_in_tmux() {
 
     tmux.command("end");
     tmux.wait_for(&["germany collects"]);
+    // Leaving with unsaved actions asks first; a second quit leaves.
+    tmux.command("quit");
+    tmux.wait_for(&["since the last save would be lost"]);
     tmux.command("quit");
     assert_terminal_restored(&tmux, &stty);
     drop(tmux);

@@ -53,6 +53,8 @@ pub struct App {
     /// How many lines the log is scrolled back from its newest line.
     pub log_scroll: usize,
     pub quit: bool,
+    /// `quit` was refused once for unsaved actions; the next one leaves.
+    quit_asked: bool,
 }
 
 impl App {
@@ -74,6 +76,7 @@ impl App {
             message: None,
             log_scroll: 0,
             quit: false,
+            quit_asked: false,
         }
     }
 
@@ -263,7 +266,11 @@ impl App {
             return;
         }
         let ruleset = self.session.game().ruleset.clone();
-        let outcome = match command::parse(&line, &ruleset) {
+        let parsed = command::parse(&line, &ruleset);
+        if !matches!(parsed, Ok(Command::Quit)) {
+            self.quit_asked = false;
+        }
+        let outcome = match parsed {
             Err(e) => Err(e),
             Ok(Command::Order(order)) => self.session.order(&order).map(|_| {
                 // The space the order was about comes into view, with its odds.
@@ -284,6 +291,16 @@ impl App {
                     self.session.note(*s);
                 }
                 Ok("the commands are listed in the log".to_string())
+            }
+            // Leaving with unsaved actions asks first (issue 15, point 3):
+            // a second `quit` leaves.
+            Ok(Command::Quit) if self.session.unsaved_actions() > 0 && !self.quit_asked => {
+                self.quit_asked = true;
+                let n = self.session.unsaved_actions();
+                Ok(format!(
+                    "{n} action{} since the last save would be lost: `save FILE` first, or `quit` again to leave without saving",
+                    if n == 1 { "" } else { "s" }
+                ))
             }
             Ok(Command::Quit) => {
                 self.quit = true;
@@ -425,6 +442,25 @@ mod tests {
         assert_eq!(app.input, "q");
         app.handle_key(key(KeyCode::Enter));
         assert!(app.quit);
+    }
+
+    #[test]
+    fn quitting_with_unsaved_actions_asks_first() {
+        let mut app = app_for(vec![true; 5], true);
+        type_line(&mut app, "end");
+        type_line(&mut app, "quit");
+        assert!(!app.quit, "one action is not saved");
+        assert!(matches!(&app.message, Some(Message::Info(e)) if e.contains("1 action since the last save")), "{:?}", app.message);
+        type_line(&mut app, "quit");
+        assert!(app.quit, "a second quit leaves");
+
+        let mut app = app_for(vec![true; 5], true);
+        type_line(&mut app, "end");
+        let file = std::env::temp_dir().join(format!("warboard-quit-{}.json", std::process::id()));
+        type_line(&mut app, &format!("save {}", file.display()));
+        type_line(&mut app, "quit");
+        let _ = std::fs::remove_file(&file);
+        assert!(app.quit, "nothing unsaved: quit leaves at once");
     }
 
     #[test]

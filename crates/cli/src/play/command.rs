@@ -100,7 +100,7 @@ pub const SYNTAX: &[&str] = &[
     "surrender                  your side gives up",
     "undo                       take back your last action of the phase",
     "save FILE / load FILE      save or resume a game",
-    "quit                       leave (save first!)",
+    "quit                       leave (asks first when play is unsaved)",
 ];
 
 /// Parses one input line. Errors are sentences for the person who typed it.

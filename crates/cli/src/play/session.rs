@@ -31,6 +31,9 @@ pub struct Session {
     log: Vec<LogLine>,
     refused_in_a_row: u32,
     computer_stuck: bool,
+    /// The record's length when the game was last saved or loaded (a new
+    /// game: 0).
+    saved_len: usize,
 }
 
 impl Session {
@@ -56,6 +59,7 @@ impl Session {
         let story = warboard_record::narrate::narrate(&record);
         let skip = story.len().saturating_sub(LOG_LIMIT / 2);
         let log = story.into_iter().skip(skip).map(|l| LogLine::new(LineKind::Note, l)).collect();
+        let saved_len = record.log().len();
         Session {
             record,
             humans,
@@ -63,7 +67,14 @@ impl Session {
             log,
             refused_in_a_row: 0,
             computer_stuck: false,
+            saved_len,
         }
+    }
+
+    /// Actions taken since the game was last saved or loaded (undone ones
+    /// no longer count).
+    pub fn unsaved_actions(&self) -> usize {
+        self.record.log().len().abs_diff(self.saved_len)
     }
 
     pub fn game(&self) -> &Game {
@@ -232,6 +243,7 @@ impl Session {
 
     pub fn save(&mut self, path: &Path) -> Result<(), String> {
         save::save(&self.record, path)?;
+        self.saved_len = self.record.log().len();
         self.note(format!("saved to {}", path.display()));
         Ok(())
     }
