@@ -41,6 +41,11 @@ enum Command {
         /// Resume a saved game.
         #[arg(long)]
         load: Option<PathBuf>,
+        /// Stop at every phase; without it, phases with nothing to decide
+        /// (research without weapons development, collect income) pass by
+        /// themselves.
+        #[arg(long)]
+        every_phase: bool,
     },
     /// Show a ruleset's board: a summary, or one space
     /// (`warboard map classic EGY`, or `warboard map --ruleset anniversary-1941 CHG`).
@@ -107,7 +112,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play { ruleset, powers, seed, load } => match play::run(play::PlayArgs { ruleset, powers, seed, load }) {
+        Command::Play { ruleset, powers, seed, load, every_phase } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("warboard play: {e}");

@@ -125,9 +125,10 @@ fn a_person_plays_germany_against_the_computer_in_tmux() {
     let _ = std::fs::remove_file(&save);
     let _ = std::fs::remove_file(&stty);
     let tmux = Tmux::start("game");
-    tmux.open(&run_then_record_tty("play --powers germany --seed 1", &stty));
+    tmux.open(&run_then_record_tty("play --powers germany --seed 1 --every-phase", &stty));
 
-    // The computer plays Russia's turn; Germany may be asked to choose its
+    // (--every-phase: this run stops at every phase, research and income
+    // included.) The computer plays Russia's turn; Germany may be asked to choose its
     // casualties when Russia attacks it, and fights those out by default.
     let start = Instant::now();
     loop {
@@ -208,7 +209,7 @@ fn a_person_plays_germany_against_the_computer_in_tmux() {
     let stty = temp_file("stty-2.txt");
     let _ = std::fs::remove_file(&stty);
     let tmux = Tmux::start("resume");
-    tmux.open(&run_then_record_tty(&format!("play --powers germany --load '{}'", save.display()), &stty));
+    tmux.open(&run_then_record_tty(&format!("play --powers germany --every-phase --load '{}'", save.display()), &stty));
     let screen = tmux.wait_for(&["round 1 | germany's turn | income | bank 26 IPCs", "resumed"]);
     assert!(screen.contains("germany places 2"), "the story so far is in the log:\n{screen}");
     tmux.command("quit");

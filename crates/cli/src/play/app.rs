@@ -321,7 +321,9 @@ impl App {
     fn load(&mut self, file: &str) -> Result<(), String> {
         let record = save::load(Path::new(file))?;
         let humans = self.session.humans().to_vec();
+        let pass = self.session.passes_idle_phases();
         self.session = Session::resume(record, humans);
+        self.session.set_pass_idle_phases(pass);
         self.session.note(format!("loaded {file}"));
         self.cursor = 0;
         Ok(())

@@ -36,6 +36,8 @@ pub struct PlayArgs {
     pub powers: Option<String>,
     pub seed: Option<u64>,
     pub load: Option<PathBuf>,
+    /// Stop at every phase, even those with nothing to decide.
+    pub every_phase: bool,
 }
 
 /// Plays until the person quits.
@@ -74,6 +76,8 @@ fn start(args: &PlayArgs) -> Result<App, String> {
             (session, humans.is_some())
         }
     };
+    let mut session = session;
+    session.set_pass_idle_phases(!args.every_phase);
     Ok(App::new(session, chosen))
 }
 
@@ -133,16 +137,16 @@ mod tests {
 
     #[test]
     fn seed_and_load_do_not_mix() {
-        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")) };
+        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")), every_phase: false };
         assert!(start(&args).err().is_some_and(|e| e.contains("--seed does not go with --load")));
-        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None };
+        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false };
         let app = start(&args).expect("a new game starts");
         assert_eq!(app.session.humans(), &[false, true, false, false, false]);
     }
 
     #[test]
     fn a_europe_game_starts_saves_and_loads_with_its_ruleset() {
-        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None };
+        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None, every_phase: false };
         let mut app = start(&args).expect("a Europe game starts");
         assert_eq!(app.session.game().ruleset.name, "europe");
         // Europe's four powers: germany, russia, uk, usa.
@@ -155,6 +159,7 @@ mod tests {
             powers: Some(powers.into()),
             seed: None,
             load: Some(path.clone()),
+            every_phase: false,
         };
         let loaded = start(&load(None, "uk")).expect("the Europe save loads without --ruleset");
         assert_eq!(loaded.session.game().ruleset.name, "europe");
@@ -164,7 +169,7 @@ mod tests {
         let refused = start(&load(Some("classic"), "uk")).err().expect("a Europe save is no classic game");
         assert!(refused.contains("is a europe game"), "{refused}");
         let _ = std::fs::remove_file(&path);
-        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None };
+        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None, every_phase: false };
         assert!(start(&unknown).is_err());
     }
 }

@@ -34,6 +34,9 @@ pub struct Session {
     /// The record's length when the game was last saved or loaded (a new
     /// game: 0).
     saved_len: usize,
+    /// Phases in which the person has nothing to decide pass by themselves
+    /// (issue 15, point 7), unless this asks to stop at every phase.
+    pass_idle_phases: bool,
 }
 
 impl Session {
@@ -68,6 +71,62 @@ impl Session {
             refused_in_a_row: 0,
             computer_stuck: false,
             saved_len,
+            pass_idle_phases: false,
+        }
+    }
+
+    /// Whether phases with nothing to decide pass by themselves.
+    pub fn passes_idle_phases(&self) -> bool {
+        self.pass_idle_phases
+    }
+
+    /// Sets whether phases with nothing to decide pass by themselves.
+    pub fn set_pass_idle_phases(&mut self, on: bool) {
+        self.pass_idle_phases = on;
+        self.pass_idle();
+    }
+
+    /// Whether the person, acting now, has nothing to decide in this phase:
+    /// research without weapons development (or without money or
+    /// researchers, or as China), the collect income phase, China's purchase.
+    fn nothing_to_decide(&self) -> bool {
+        let game = self.game();
+        let s = &game.state;
+        let rs = &game.ruleset;
+        if battle_pending(game) {
+            return false;
+        }
+        let china = game.relations().is_china(s.turn);
+        match s.phase {
+            Phase::Research => {
+                !rs.options.weapons_development
+                    || china
+                    || (rs.options.research_charts == warboard_rules::ruleset::ResearchCharts::Anniversary
+                        && s.researchers[s.turn.index()] == 0
+                        && s.ipcs[s.turn.index()] < 5)
+            }
+            Phase::Income => true,
+            Phase::Purchase => china,
+            _ => false,
+        }
+    }
+
+    /// Ends, for the person, the phases in which nothing is to be decided.
+    fn pass_idle(&mut self) {
+        if !self.pass_idle_phases {
+            return;
+        }
+        for _ in 0..64 {
+            let Some(p) = self.actor() else { return };
+            if !self.is_human(p) || !self.nothing_to_decide() {
+                return;
+            }
+            let phase = self.game().state.phase.name();
+            let v = serde_json::json!({"type": "end_phase"});
+            if self.apply(&v, Origin::Client).is_err() {
+                return;
+            }
+            self.note(format!("nothing to decide in {phase}: passed on"));
         }
     }
 
@@ -90,6 +149,7 @@ impl Session {
     pub fn set_humans(&mut self, mut humans: Vec<bool>) {
         humans.resize(self.game().ruleset.power_count(), false);
         self.humans = humans;
+        self.pass_idle();
     }
     pub fn is_human(&self, p: PowerId) -> bool {
         self.humans.get(p.index()).copied().unwrap_or(false)
@@ -156,6 +216,7 @@ impl Session {
                 }
             }
         }
+        self.pass_idle();
         Ok(())
     }
 
@@ -209,7 +270,10 @@ impl Session {
         };
         let v = action_to_format(&action, &self.game().ruleset);
         match self.apply(&v, Origin::Engine) {
-            Ok(_) => self.refused_in_a_row = 0,
+            Ok(_) => {
+                self.refused_in_a_row = 0;
+                self.pass_idle();
+            }
             Err(message) => {
                 self.refused_in_a_row += 1;
                 if self.refused_in_a_row > FALLBACK_AFTER {
@@ -247,6 +311,11 @@ impl Session {
         self.note(format!("saved to {}", path.display()));
         Ok(())
     }
+}
+
+/// Whether a battle waits for a decision or to be fought.
+fn battle_pending(game: &Game) -> bool {
+    game.state.battles.iter().any(|b| !b.result.is_over())
 }
 
 #[cfg(test)]
@@ -414,6 +483,26 @@ mod tests {
         order(&mut s, "resolve LEN").expect("the battle is fought");
         assert!(s.log().iter().any(|l| l.kind == LineKind::Dice));
         assert!(s.log().iter().any(|l| l.text.starts_with("battle at LEN ends")), "{:?}", s.log());
+    }
+
+    #[test]
+    fn phases_with_nothing_to_decide_pass_by_themselves() {
+        // Classic without weapons development: Russia's research passes at
+        // once, and after its placement the collect income phase too.
+        let russia_only = vec![true, false, false, false, false];
+        let mut s = Session::new("classic", 1, russia_only.clone()).unwrap();
+        s.set_pass_idle_phases(true);
+        assert_eq!(s.game().state.phase, Phase::Purchase, "research passed on");
+        assert!(s.log().iter().any(|l| l.text == "nothing to decide in research: passed on"));
+        // Purchase, combat move, combat, non-combat move, place.
+        for _ in 0..5 {
+            order(&mut s, "end").unwrap();
+        }
+        assert!(s.log().iter().any(|l| l.text == "nothing to decide in income: passed on"));
+        assert_ne!(s.game().state.turn.index(), 0, "Russia's turn is over: income passed by itself");
+        // Stopping at every phase keeps the old way.
+        let s = Session::new("classic", 1, russia_only).unwrap();
+        assert_eq!(s.game().state.phase, Phase::Research);
     }
 
     #[test]
