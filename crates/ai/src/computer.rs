@@ -89,6 +89,19 @@ impl<O: Odds> Player for ComputerPlayer<O> {
         self.refused.insert(format!("{action:?}"));
     }
 
+    /// Every fighter at the raided territory intercepts, unless the escorts
+    /// outnumber them more than two to one (interceptors hit on 2, escorts
+    /// on 1: a shot-down bomber does no damage).
+    fn intercept(&mut self, game: &Game, at: SpaceId, me: PowerId) -> Option<Action> {
+        let s = &game.state;
+        let rs = &game.ruleset;
+        let fighter = |u: &&warboard_rules::Unit| u.at == at && rs.stats(u.kind).is_air() && !rs.stats(u.kind).strategic_bomber;
+        let ours: Vec<UnitId> = s.units.iter().filter(fighter).filter(|u| u.owner == me && !u.flags.intercepting).map(|u| u.id).collect();
+        let escorts = s.units.iter().filter(fighter).filter(|u| u.owner == s.turn && u.flags.bombing).count();
+        let bombers = s.units.iter().filter(|u| u.at == at && u.owner == s.turn && u.flags.bombing && rs.stats(u.kind).strategic_bomber).count();
+        (!ours.is_empty() && bombers > 0 && escorts <= 2 * ours.len()).then_some(Action::Intercept { at, units: ours })
+    }
+
     fn next_action(&mut self, game: &Game) -> Action {
         let s = &game.state;
         let key = (s.round, s.turn.0, s.phase);

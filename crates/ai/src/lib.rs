@@ -28,6 +28,33 @@ pub trait Player {
     /// The action it chose was rejected: it will not be offered again in
     /// this phase.
     fn rejected(&mut self, _action: &Action, _error: &RuleError) {}
+    /// As the defender of the raid at `at`, in the attacker's combat phase
+    /// before any battle: the fighters there that intercept, if any
+    /// (escorts and interceptors: Europe, Anniversary's option).
+    fn intercept(&mut self, _game: &Game, _at: warboard_rules::SpaceId, _power: warboard_rules::PowerId) -> Option<Action> {
+        None
+    }
+}
+
+/// The raids of this combat phase whose defenders may still be asked to
+/// intercept, with the defending power that has fighters there: before any
+/// battle is fought, where the ruleset has interceptors.
+pub fn raids_to_intercept(game: &Game) -> Vec<(warboard_rules::SpaceId, warboard_rules::PowerId)> {
+    let s = &game.state;
+    let rs = &game.ruleset;
+    if !rs.options.raid_escorts || s.phase != warboard_rules::Phase::Combat || s.battles.iter().any(|b| b.result != warboard_rules::battle::BattleResult::Pending) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for b in s.battles.iter().filter(|b| b.kind == warboard_rules::battle::BattleKind::Bombing) {
+        for u in s.units.iter().filter(|u| u.at == b.at && !s.allied(u.owner, s.turn)) {
+            let st = rs.stats(u.kind);
+            if st.is_air() && !st.strategic_bomber && !out.contains(&(b.at, u.owner)) {
+                out.push((b.at, u.owner));
+            }
+        }
+    }
+    out
 }
 
 /// How a game between players ended.
@@ -43,7 +70,23 @@ pub struct GameOutcome {
 pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dyn DiceSource, max_rounds: u32) -> GameOutcome {
     let mut actions = 0u64;
     let mut refused_in_a_row = 0u32;
+    // Raids whose defenders were asked to intercept: (round, attacker, at,
+    // defender); each is asked once.
+    let mut asked: Vec<(u32, warboard_rules::PowerId, warboard_rules::SpaceId, warboard_rules::PowerId)> = Vec::new();
     while game.state.winner.is_none() && game.state.round <= max_rounds {
+        // Defenders of raids decide on interceptors before any battle.
+        for (at, defender) in raids_to_intercept(game) {
+            let key = (game.state.round, game.state.turn, at, defender);
+            if asked.contains(&key) {
+                continue;
+            }
+            asked.push(key);
+            if let Some(a) = players[defender.index()].intercept(game, at, defender) {
+                if game.apply_as(Some(defender), &a, dice).is_ok() {
+                    actions += 1;
+                }
+            }
+        }
         let Actor::Power(p) = game.actor() else { break };
         let action = if refused_in_a_row > 200 {
             // A player that keeps proposing refused actions is moved on: the

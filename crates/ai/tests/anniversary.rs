@@ -341,3 +341,33 @@ fn the_computer_fires_rockets() {
     assert!(game.relations().factory_at(at).unwrap().hits > before, "the complex took damage");
     assert_ne!(warboard_ai::production::rocket(&game), Some(a), "that gun's territory and that complex are done for the turn");
 }
+
+/// With escorts and interceptors, the computer defending a raided
+/// territory intercepts with its fighters there before any battle.
+#[test]
+fn the_computer_intercepts_raids() {
+    use warboard_ai::{ComputerPlayer, Player};
+    use warboard_rules::{ruleset, Action, Game, Phase, SeededDice};
+    let mut rs = (*ruleset("anniversary-1941").unwrap()).clone();
+    rs.options.set("fighter_escorts_interceptors", &toml::Value::Boolean(true)).unwrap();
+    let rs = std::sync::Arc::new(rs);
+    let mut game = Game::empty(rs.clone());
+    let (uk, germany) = (rs.power_by_name("uk").unwrap(), rs.power_by_name("germany").unwrap());
+    let (gbr, ger) = (rs.map.id("GBR").unwrap(), rs.map.id("GER").unwrap());
+    game.state.turn = uk;
+    game.state.phase = Phase::CombatMove;
+    game.state.round = 2;
+    let bomber = game.state.add_unit(warboard_rules::ids::UnitType::Bomber, uk, gbr);
+    game.state.add_unit(warboard_rules::ids::UnitType::IndustrialComplex, germany, ger);
+    let fighter = game.state.add_unit(warboard_rules::ids::UnitType::Fighter, germany, ger);
+    let route = vec![gbr, rs.map.id("SZ6").unwrap(), rs.map.id("NWE").unwrap(), ger];
+    game.apply(&Action::Move { units: vec![bomber], route, transport: None, bombing: true }, &mut SeededDice::new(1)).unwrap();
+    game.apply(&Action::EndPhase, &mut SeededDice::new(1)).unwrap();
+    assert_eq!(warboard_ai::raids_to_intercept(&game), vec![(ger, germany)]);
+    let mut defender = ComputerPlayer::new();
+    assert_eq!(defender.intercept(&game, ger, germany), Some(Action::Intercept { at: ger, units: vec![fighter] }));
+    // The defender's action is legal, taken by the defending power.
+    let a = defender.intercept(&game, ger, germany).unwrap();
+    game.apply_as(Some(germany), &a, &mut SeededDice::new(1)).unwrap();
+    assert!(game.state.unit(fighter).unwrap().flags.intercepting);
+}
