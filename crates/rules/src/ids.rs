@@ -133,6 +133,35 @@ impl UnitType {
         UnitType::ALL.into_iter().find(|t| t.name() == s)
     }
 
+    /// The name in a sentence: "aircraft carrier", "AA gun".
+    pub fn words(self) -> &'static str {
+        match self {
+            UnitType::AircraftCarrier => "aircraft carrier",
+            UnitType::AaGun => "AA gun",
+            UnitType::IndustrialComplex => "industrial complex",
+            other => other.name(),
+        }
+    }
+
+    /// "an infantry", "a fighter", "an AA gun": one unit in a sentence.
+    pub fn with_article(self) -> String {
+        let w = self.words();
+        let vowel = w.starts_with(['a', 'e', 'i', 'o', 'u', 'A']);
+        format!("{} {w}", if vowel { "an" } else { "a" })
+    }
+
+    /// "1 fighter", "2 fighters", "3 infantry", "2 industrial complexes".
+    pub fn count_words(self, n: u64) -> String {
+        let w = self.words();
+        if n == 1 || matches!(self, UnitType::Infantry | UnitType::Artillery | UnitType::Armor) {
+            format!("{n} {w}")
+        } else if w.ends_with('x') {
+            format!("{n} {w}es")
+        } else {
+            format!("{n} {w}s")
+        }
+    }
+
     /// The short form players write and read on screen (`inf`, `arm`, `bb`).
     pub fn short(self) -> &'static str {
         match self {
@@ -253,5 +282,22 @@ mod tests {
             assert_eq!(UnitType::from_player_name(t.short()), Some(t));
             assert_eq!(UnitType::from_player_name(t.name()), Some(t));
         }
+    }
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::UnitType;
+
+    #[test]
+    fn unit_names_read_as_sentences() {
+        assert_eq!(UnitType::Infantry.with_article(), "an infantry");
+        assert_eq!(UnitType::Fighter.with_article(), "a fighter");
+        assert_eq!(UnitType::AaGun.with_article(), "an AA gun");
+        assert_eq!(UnitType::Fighter.count_words(1), "1 fighter");
+        assert_eq!(UnitType::Fighter.count_words(2), "2 fighters");
+        assert_eq!(UnitType::Infantry.count_words(3), "3 infantry");
+        assert_eq!(UnitType::IndustrialComplex.count_words(2), "2 industrial complexes");
+        assert_eq!(UnitType::AircraftCarrier.count_words(2), "2 aircraft carriers");
     }
 }

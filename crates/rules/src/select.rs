@@ -41,7 +41,11 @@ fn pick(candidates: &[UnitId], game: &Game, selectors: &[Selector], place: &str)
             }
         }
         if taken < sel.count {
-            return Err(format!("there are not {} {} {place}", sel.count, kind));
+            return Err(if sel.count == 1 {
+                format!("there is no {} {place}", kind.words())
+            } else {
+                format!("there are not {} {place}, only {taken}", kind.count_words(sel.count as u64))
+            });
         }
     }
     Ok(chosen)

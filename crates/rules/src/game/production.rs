@@ -366,7 +366,8 @@ impl Ctx<'_> {
         for (kind, n) in units {
             let have = self.s.purchased.get(kind).copied().unwrap_or(0);
             if *n > have {
-                return reject("place/not-bought", format!("{} has {have} {kind} waiting to be placed", self.power_name(p)));
+                let waiting = if have == 0 { format!("no {} waiting", kind.words()) } else { format!("only {} waiting", kind.count_words(have as u64)) };
+                return reject("place/not-bought", format!("{} has {waiting} to be placed", self.power_name(p)));
             }
         }
         let map = &self.rs.map;

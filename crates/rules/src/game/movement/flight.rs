@@ -1,7 +1,7 @@
 //! Aircraft: neutral overflight (DAAK 2.7(a), (c)), AA fire on the way
 //! (3.1(a)), and a landing left to reach (3.4(g), 4.4(c)).
 
-use super::NEUTRAL_FEE;
+use super::{spaces, NEUTRAL_FEE};
 use crate::action::{reject, Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId};
@@ -15,7 +15,7 @@ impl Ctx<'_> {
             let u = self.s.unit(id).unwrap();
             let range = self.air_range(u.owner, u.kind);
             if u.moved + steps > range {
-                return reject("move/too-far", format!("a {} flies {} spaces a turn and has {} left", u.kind, range, range.saturating_sub(u.moved)));
+                return reject("move/too-far", format!("{} flies {} a turn; this one has {} left", u.kind.with_article(), spaces(range), spaces(range.saturating_sub(u.moved))));
             }
             if bombing && !self.stats(u.kind).strategic_bomber && !self.rs.options.raid_escorts {
                 return reject("move/bombing", format!("a {} cannot make a strategic bombing raid", u.kind));

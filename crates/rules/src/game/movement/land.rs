@@ -82,7 +82,7 @@ impl Ctx<'_> {
                 return reject("move/after-boarding", format!("the {} boarded a transport this turn: that is its move (DAAK 3.2(b))", u.kind));
             }
             if u.moved + steps > st.movement {
-                return reject("move/too-far", format!("a {} moves {} space(s) a turn and has {} left", u.kind, st.movement, st.movement - u.moved.min(st.movement)));
+                return reject("move/too-far", format!("{} moves {} a turn; this one has {} left", u.kind.with_article(), super::spaces(st.movement), super::spaces(st.movement - u.moved.min(st.movement))));
             }
             if combat && st.anti_aircraft > 0 {
                 return reject("move/aa-cannot-attack", "AA guns do not attack and cannot take territory (DAAK 3.1(f)); move them in non-combat move");

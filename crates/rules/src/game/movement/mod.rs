@@ -13,6 +13,15 @@ use crate::action::{reject, Event, RuleError};
 use crate::ids::{Domain, PowerId, SpaceId, UnitId};
 use crate::state::Phase;
 
+/// "1 space", "2 spaces", "no spaces".
+pub(super) fn spaces(n: u8) -> String {
+    match n {
+        0 => "no spaces".into(),
+        1 => "1 space".into(),
+        n => format!("{n} spaces"),
+    }
+}
+
 /// Neutral countries cost this much to take (DAAK 2.7(a)).
 const NEUTRAL_FEE: i32 = 3;
 

@@ -46,7 +46,7 @@ impl Ctx<'_> {
                 return reject("move/transport-after-unloading", "a transport never moves after it has unloaded (DAAK 3.2(d))");
             }
             if u.moved + steps > st.movement {
-                return reject("move/too-far", format!("a {} moves {} spaces a turn and has {} left", u.kind, st.movement, st.movement.saturating_sub(u.moved)));
+                return reject("move/too-far", format!("{} moves {} a turn; this one has {} left", u.kind.with_article(), super::spaces(st.movement), super::spaces(st.movement.saturating_sub(u.moved))));
             }
         }
         let enemies_there = self.rel().enemy_units(p, dest).next().is_some();
