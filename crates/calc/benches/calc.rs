@@ -99,7 +99,6 @@ fn exact(c: &mut Criterion) {
 fn europe(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact europe");
     let opts = CalcOptions::default();
-    let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
     let mut calc = Calculator::new(warboard_rules::ruleset("europe").unwrap());
     for (name, text) in [
         ("10v10 infantry", INFANTRY_10),
@@ -119,16 +118,28 @@ fn europe(c: &mut Criterion) {
     }
     // What `warboard calc` computes: the answer with its distribution of
     // rounds.
-    for (name, text) in [("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("30v30 land, artillery + aa", EUROPE_LAND_30_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
+    with_rounds_distribution(&mut group, &mut calc, &[("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("30v30 land, artillery + aa", EUROPE_LAND_30_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)]);
+    group.finish();
+    monte_carlo_one_core(c, "monte_carlo_one_core europe", &calc, &[("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)]);
+}
+
+/// Exact answers with their distribution of rounds, one bench each.
+fn with_rounds_distribution(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, calc: &mut Calculator, battles: &[(&str, &str)]) {
+    let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
+    for (name, text) in battles {
         let battle = Battle::parse(text).unwrap();
         group.bench_function(BenchmarkId::new("with rounds distribution", name), |b| {
             b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
         });
     }
-    group.finish();
-    let mut group = c.benchmark_group("monte_carlo_one_core europe");
+}
+
+/// Monte Carlo through the battle engine on one core: 1000 battles each.
+fn monte_carlo_one_core(c: &mut Criterion, group_name: &str, calc: &Calculator, battles: &[(&str, &str)]) {
+    let mut group = c.benchmark_group(group_name);
     let pool = one_core();
-    for (name, text) in [("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
+    let opts = CalcOptions::default();
+    for (name, text) in battles {
         let battle = Battle::parse(text).unwrap();
         let runs = 1000;
         group.throughput(Throughput::Elements(runs));
@@ -143,7 +154,6 @@ fn anniversary(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact anniversary");
     let opts = CalcOptions::default();
     let amphibious = CalcOptions { amphibious: true, ..CalcOptions::default() };
-    let with_rounds = CalcOptions { rounds_distribution: true, ..CalcOptions::default() };
     let mut calc = Calculator::new(warboard_rules::ruleset("anniversary-1941").unwrap());
     for (name, text, opts) in [
         ("10v10 infantry", INFANTRY_10, &opts),
@@ -164,24 +174,9 @@ fn anniversary(c: &mut Criterion) {
         eprintln!("anniversary {name}: {text}: attacker wins {:.6}, pruned {:.1e}", o.attacker_wins, o.pruned);
         group.bench_function(BenchmarkId::from_parameter(name), |b| b.iter(|| calc.exact_uncached(black_box(&battle), opts).unwrap()));
     }
-    for (name, text) in [("30v30 land, artillery + aa", EUROPE_LAND_30_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
-        let battle = Battle::parse(text).unwrap();
-        group.bench_function(BenchmarkId::new("with rounds distribution", name), |b| {
-            b.iter(|| calc.exact_uncached(black_box(&battle), &with_rounds).unwrap())
-        });
-    }
+    with_rounds_distribution(&mut group, &mut calc, &[("30v30 land, artillery + aa", EUROPE_LAND_30_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)]);
     group.finish();
-    let mut group = c.benchmark_group("monte_carlo_one_core anniversary");
-    let pool = one_core();
-    for (name, text) in [("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)] {
-        let battle = Battle::parse(text).unwrap();
-        let runs = 1000;
-        group.throughput(Throughput::Elements(runs));
-        group.bench_function(BenchmarkId::new("1000 battles", name), |b| {
-            b.iter(|| pool.install(|| calc.monte_carlo(black_box(&battle), &opts, MonteCarlo { runs, seed: 1 }).unwrap()))
-        });
-    }
-    group.finish();
+    monte_carlo_one_core(c, "monte_carlo_one_core anniversary", &calc, &[("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)]);
 }
 
 fn monte_carlo(c: &mut Criterion) {
