@@ -67,6 +67,9 @@ impl Player for Watched {
         }
         self.inner.rejected(action, error);
     }
+    fn intercept(&mut self, game: &Game, at: warboard_rules::SpaceId, power: warboard_rules::PowerId) -> Option<Action> {
+        self.inner.intercept(game, at, power)
+    }
 }
 
 impl Drop for Watched {
