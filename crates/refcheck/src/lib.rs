@@ -88,6 +88,23 @@ pub fn ruleset_dir(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Panics unless `rulesets/<ruleset>/REFERENCE-DIFFERENCES.md` lists every
+/// accepted difference word for word (in backquotes), each accepted once.
+pub fn check_differences_documented(ruleset: &str, accepted: &[(&str, &str)]) {
+    let doc = read(&ruleset_dir(ruleset).join("REFERENCE-DIFFERENCES.md"));
+    let missing: Vec<&str> = accepted
+        .iter()
+        .map(|(line, _)| *line)
+        .filter(|line| !doc.contains(&format!("`{line}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rulesets/{ruleset}/REFERENCE-DIFFERENCES.md does not list: {missing:#?}"
+    );
+    let rulings: BTreeMap<&str, &str> = accepted.iter().copied().collect();
+    assert_eq!(rulings.len(), accepted.len(), "ACCEPTED lists a line twice");
+}
+
 /// CI must run the check; anything other than unset, empty, "0" or "false" counts as set.
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
