@@ -320,22 +320,12 @@ impl Ctx<'_> {
     /// FAQ: Miscellaneous: "You must mobilize all of your purchased units
     /// that you are able to").
     pub(crate) fn placeable_somewhere(&self, kind: UnitType) -> bool {
-        let p = self.s.turn;
-        let st = self.stats(kind);
-        if self.rel().is_china(p) {
-            return self.rs.map.ids().any(|t| {
-                self.rs.map.is_land(t) && self.s.control[t.index()] == Some(p) && self.rel().units_of(p, t).filter(|u| !u.flags.new).count() < 3
-            });
-        }
-        if st.factory {
+        // A complex bought waits where the player likes (as before this
+        // check asked the placement rules themselves).
+        if self.stats(kind).factory {
             return false;
         }
-        self.rs.map.ids().any(|t| {
-            self.producing_factory(t)
-                && self.placement_room(t) > 0
-                && (!st.is_sea() || self.rs.map.neighbours(t).iter().any(|z| self.rs.map.is_sea(*z)))
-                && (st.anti_aircraft == 0 || !self.s.units_at(t).any(|u| self.stats(u.kind).anti_aircraft > 0))
-        })
+        self.rs.map.ids().any(|t| self.placement_check(t, &[(kind, 1)], 1).is_ok())
     }
 
     /// A territory whose factory `p` may place at: its own, held since the
@@ -347,32 +337,14 @@ impl Ctx<'_> {
             && self.s.control[t.index()] == Some(p)
     }
 
-    pub fn place(&mut self, at: SpaceId, units: &[(UnitType, u32)]) -> Result<(), RuleError> {
-        if self.s.phase != Phase::Place {
-            return reject("place/wrong-phase", "units are placed in the placement phase");
-        }
+    /// Whether `units` (`total` of them, bought) may be placed at `at` now,
+    /// and which territory's complex then places them (`None`: no complex
+    /// counts them: China's infantry, a new complex). The one statement of
+    /// where units may be placed: `place` and the must-place rule ask it.
+    fn placement_check(&self, at: SpaceId, units: &[(UnitType, u32)], total: u32) -> Result<Option<SpaceId>, RuleError> {
         let p = self.s.turn;
-        let total: u32 = units.iter().fold(0u32, |a, (_, n)| a.saturating_add(*n));
-        if total == 0 {
-            return reject("place/nothing", "name the units to place");
-        }
-        // Units kept from earlier turns are placed with this turn's (AA50
-        // FAQ: Miscellaneous).
-        if let Some(kept) = self.s.unplaced.remove(&p) {
-            for (kind, n) in kept {
-                *self.s.purchased.entry(kind).or_default() += n;
-            }
-        }
-        for (kind, n) in units {
-            let have = self.s.purchased.get(kind).copied().unwrap_or(0);
-            if *n > have {
-                let waiting = if have == 0 { format!("no {} waiting", kind.words()) } else { format!("only {} waiting", kind.count_words(have as u64)) };
-                return reject("place/not-bought", format!("{} has {waiting} to be placed", self.power_name(p)));
-            }
-        }
         let map = &self.rs.map;
         let sea = map.is_sea(at);
-        let mut new_ids = Vec::new();
         if self.rel().is_china(p) {
             // AA50 FAQ: China: in any territory it controls (taken this turn
             // too) where fewer than three Chinese units stood before it began
@@ -384,6 +356,7 @@ impl Ctx<'_> {
             if before >= 3 {
                 return reject("place/china-limit", format!("{} already held {before} Chinese units before placing began: China places only where fewer than three stand", self.name(at)));
             }
+            Ok(None)
         } else if sea {
             let on_carriers = |k: &UnitType| self.rs.options.fighters_placed_on_carriers && self.stats(*k).carrier_cost() > 0;
             if units.iter().any(|(k, _)| !self.stats(*k).is_sea() && !on_carriers(k)) {
@@ -413,7 +386,7 @@ impl Ctx<'_> {
             if self.placement_room(f) < total {
                 return reject("place/limit", format!("the factory in {} can place {} more unit(s) this turn", self.name(f), self.placement_room(f)));
             }
-            *self.s.placed.entry(f).or_default() += total;
+            Ok(Some(f))
         } else if units.iter().all(|(k, _)| *k == UnitType::IndustrialComplex) {
             if total > 1 || self.rel().factory_at(at).is_some() {
                 return reject("place/one-factory", "a territory holds at most one industrial complex");
@@ -421,6 +394,7 @@ impl Ctx<'_> {
             if self.s.control[at.index()] != Some(p) || self.s.start_control[at.index()] != Some(p) || self.s.conquered[at.index()] {
                 return reject("place/factory-territory", format!("a factory is built in a territory {} has held since the start of the turn", self.power_name(p)));
             }
+            Ok(None)
         } else {
             if units.iter().any(|(k, _)| self.stats(*k).is_sea()) {
                 return reject("place/ship-on-land", "ships are placed in a sea zone next to the factory");
@@ -439,14 +413,41 @@ impl Ctx<'_> {
             if self.placement_room(at) < total {
                 return reject("place/limit", format!("the factory in {} can place {} more unit(s) this turn", self.name(at), self.placement_room(at)));
             }
-            *self.s.placed.entry(at).or_default() += total;
+            Ok(Some(at))
+        }
+    }
+
+    pub fn place(&mut self, at: SpaceId, units: &[(UnitType, u32)]) -> Result<(), RuleError> {
+        if self.s.phase != Phase::Place {
+            return reject("place/wrong-phase", "units are placed in the placement phase");
+        }
+        let p = self.s.turn;
+        let total: u32 = units.iter().fold(0u32, |a, (_, n)| a.saturating_add(*n));
+        if total == 0 {
+            return reject("place/nothing", "name the units to place");
+        }
+        // Units kept from earlier turns are placed with this turn's (AA50
+        // FAQ: Miscellaneous).
+        if let Some(kept) = self.s.unplaced.remove(&p) {
+            for (kind, n) in kept {
+                *self.s.purchased.entry(kind).or_default() += n;
+            }
+        }
+        for (kind, n) in units {
+            let have = self.s.purchased.get(kind).copied().unwrap_or(0);
+            if *n > have {
+                let waiting = if have == 0 { format!("no {} waiting", kind.words()) } else { format!("only {} waiting", kind.count_words(have as u64)) };
+                return reject("place/not-bought", format!("{} has {waiting} to be placed", self.power_name(p)));
+            }
+        }
+        if let Some(f) = self.placement_check(at, units, total)? {
+            *self.s.placed.entry(f).or_default() += total;
         }
         for (kind, n) in units {
             *self.s.purchased.get_mut(kind).unwrap() -= n;
             for _ in 0..*n {
                 let id = self.s.add_unit(*kind, p, at);
                 self.s.unit_mut(id).unwrap().flags.new = true;
-                new_ids.push(id);
             }
         }
         self.s.purchased.retain(|_, n| *n > 0);
