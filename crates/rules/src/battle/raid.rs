@@ -83,11 +83,8 @@ impl Ctx<'_> {
             return reject("intercept/relocate-not-captured", format!("{} was not captured: its interceptors land there", self.name(from)));
         }
         let room = if self.rs.map.is_sea(to) {
-            let allied_at = |u: &&crate::state::Unit| u.at == to && self.s.allied(p, u.owner);
-            let cap: i32 = self.s.units.iter().filter(allied_at).map(|u| self.rs.stats(u.kind).carrier_capacity() as i32).sum();
-            let used: i32 = self.s.units.iter().filter(allied_at).map(|u| self.rs.stats(u.kind).carrier_cost() as i32).sum();
             let need: i32 = units.iter().map(|id| self.rs.stats(self.s.unit(*id).unwrap().kind).carrier_cost() as i32).sum();
-            cap - used >= need
+            self.carrier_room(p, to, units) >= need
         } else {
             self.rel().friendly_land(p, to) && !self.s.conquered[to.index()]
         };

@@ -32,7 +32,7 @@ impl Ctx<'_> {
 
     /// Free fighter room on friendly carriers in a zone now, leaving out the
     /// aircraft being moved.
-    fn carrier_room(&self, p: PowerId, zone: SpaceId, moving: &[UnitId]) -> i32 {
+    pub(crate) fn carrier_room(&self, p: PowerId, zone: SpaceId, moving: &[UnitId]) -> i32 {
         let rs = self.rs;
         let mut room = 0i32;
         for u in self.s.units_at(zone) {
