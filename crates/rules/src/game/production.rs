@@ -53,24 +53,26 @@ impl Ctx<'_> {
             }
             // A second die picks the development on the chart; one already
             // owned is rolled again (`rules/classic.md` §4).
-            let mut tries = 0;
-            loop {
-                let d = self.roll()?;
-                let dev = Development::CHART[(d - 1) as usize];
-                if !self.s.has_development(p, dev) {
-                    self.s.developments[p.index()] |= dev.bit();
-                    self.events.push(Event::Developed { power: p, development: dev.name().into() });
-                    break;
-                }
-                // Dice that only ever show owned developments (fixed dice)
-                // would re-roll forever.
-                tries += 1;
-                if tries > 1000 {
-                    return reject("dice/stuck", "the dice keep showing developments already owned");
-                }
-            }
+            self.develop_on(&Development::CHART)?;
         }
         Ok(())
+    }
+
+    /// Rolls a die on `chart` for the turn power until it shows a
+    /// development the power does not hold yet, and gives it.
+    fn develop_on(&mut self, chart: &[Development; 6]) -> Result<(), RuleError> {
+        let p = self.s.turn;
+        // Dice that only ever show owned developments (fixed dice) would
+        // re-roll forever.
+        for _ in 0..=1000 {
+            let dev = chart[(self.roll()? - 1) as usize];
+            if !self.s.has_development(p, dev) {
+                self.s.developments[p.index()] |= dev.bit();
+                self.events.push(Event::Developed { power: p, development: dev.name().into() });
+                return Ok(());
+            }
+        }
+        reject("dice/stuck", "the dice keep showing developments already owned")
     }
 
     /// Anniversary research (FORMAT.md v2 `research`; rules/anniversary.md
@@ -112,15 +114,7 @@ impl Ctx<'_> {
         }
         // One breakthrough however many sixes; the researchers go.
         self.s.researchers[p.index()] = 0;
-        for _ in 0..1000 {
-            let dev = chart[(self.roll()? - 1) as usize];
-            if !self.s.has_development(p, dev) {
-                self.s.developments[p.index()] |= dev.bit();
-                self.events.push(Event::Developed { power: p, development: dev.name().into() });
-                return Ok(());
-            }
-        }
-        reject("dice/stuck", "the dice keep showing developments already owned")
+        self.develop_on(chart)
     }
 
     /// Rockets (`rules/classic.md` §4): in the combat phase an AA gun fires
