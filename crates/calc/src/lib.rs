@@ -41,7 +41,7 @@
 //!
 //! Each side may have research developments ([`Developments`], written
 //! "… with jets, heavy bombers vs …"): those that change dice are modelled
-//! as the engine's `value_of` has them for the ruleset's research charts
+//! by the engine's own `warboard_rules::battle::firing` for the ruleset's research charts
 //! (Anniversary: jet fighters attack at 4, super submarines at 3, heavy
 //! bombers roll two dice of which the lower counts, advanced artillery
 //! supports two infantry, radar's AA guns hit on 2; classic: jet fighters

@@ -9,7 +9,7 @@ use crate::CalcError;
 use std::sync::Arc;
 use warboard_rules::battle::casualties::loss_order_key;
 use warboard_rules::battle::standalone::{build, BattleSpec, Standalone};
-use warboard_rules::ruleset::{FirstStrike, ResearchCharts, UnitStats};
+use warboard_rules::ruleset::{FirstStrike, UnitStats};
 use warboard_rules::state::Development;
 use warboard_rules::{Domain, Ruleset, UnitType};
 
@@ -97,35 +97,11 @@ impl UnitProfile {
 }
 
 /// How a unit of this type fires in its role, its side's developments
-/// included, as a die code: the battle engine's `value_of` (fire.rs,
-/// `Firing`: value, dice, best of). The two research charts give jet
-/// fighters and heavy bombers different effects (`research_charts`).
+/// included, as a die code: the battle engine's own rule
+/// (`warboard_rules::battle::firing`: value, dice, best of).
 fn firing(rs: &Ruleset, st: &UnitStats, attacking: bool, devs: Developments) -> u8 {
-    let anniversary = rs.options.research_charts == ResearchCharts::Anniversary;
-    let fighter = st.carrier_cost() > 0;
-    let (mut value, mut dice, mut best_of) = (if attacking { st.attack } else { st.defense }, 1u8, false);
-    if anniversary {
-        // Chart 2: jet fighters attack at 4; heavy bombers roll two dice,
-        // the lower counts.
-        if attacking && fighter && devs.has(Development::JetFighters) {
-            value = 4;
-        }
-        if attacking && st.strategic_bomber && devs.has(Development::HeavyBombers) {
-            (dice, best_of) = (2, true);
-        }
-    } else {
-        if !attacking && fighter && devs.has(Development::JetFighters) {
-            value = 5;
-        }
-        if attacking && st.strategic_bomber && devs.has(Development::HeavyBombers) {
-            dice = 3;
-        }
-    }
-    // Super submarines attack one higher, destroyers or not.
-    if attacking && st.submarine && devs.has(Development::SuperSubmarines) {
-        value += 1;
-    }
-    die_code(value, dice, best_of)
+    let f = warboard_rules::battle::firing(rs, st, attacking, |d| devs.has(d));
+    die_code(f.value, f.dice, f.best_of)
 }
 
 /// Placeholder for unit types the ruleset lacks (never in a valid battle).

@@ -318,19 +318,23 @@ pub(crate) fn has_subs(ctx: &Ctx<'_>, i: usize, side: BattleSide) -> bool {
 /// A unit's firing: the value it hits at or under, how many dice it rolls,
 /// and whether only the best of them counts (Anniversary heavy bombers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Firing {
+pub struct Firing {
     pub value: u8,
     pub dice: u8,
     pub best_of: bool,
 }
 
-/// How a unit fires, its owner's developments included. The two charts give
-/// the same development different effects (`research_charts`).
+/// How a unit fires, its owner's developments included.
 pub(crate) fn value_of(ctx: &Ctx<'_>, id: UnitId, attacking: bool) -> Firing {
     let u = ctx.s.unit(id).unwrap();
-    let st = ctx.rs.stats(u.kind);
-    let dev = |d| ctx.s.has_development(u.owner, d);
-    let anniversary = ctx.rs.options.research_charts == ResearchCharts::Anniversary;
+    firing(ctx.rs, ctx.rs.stats(u.kind), attacking, |d| ctx.s.has_development(u.owner, d))
+}
+
+/// How a unit of a type fires in its role, `dev` saying which developments
+/// its owner holds. The two charts give the same development different
+/// effects (`research_charts`). The calculator asks the same function.
+pub fn firing(rs: &crate::ruleset::Ruleset, st: &crate::ruleset::UnitStats, attacking: bool, dev: impl Fn(Development) -> bool) -> Firing {
+    let anniversary = rs.options.research_charts == ResearchCharts::Anniversary;
     let mut f = Firing { value: if attacking { st.attack } else { st.defense }, dice: 1, best_of: false };
     let fighter = st.carrier_cost() > 0;
     if anniversary {

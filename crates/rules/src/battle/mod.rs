@@ -18,7 +18,7 @@ mod round_one;
 pub mod standalone;
 
 pub use casualties::{default_casualties, CasualtyChoice};
-pub use fire::targets_of;
+pub use fire::{firing, targets_of, Firing};
 
 use crate::action::{reject, Action, RuleError};
 use crate::game::Ctx;
