@@ -36,25 +36,11 @@ pub trait Player {
     }
 }
 
-/// The raids of this combat phase whose defenders may still be asked to
-/// intercept, with the defending power that has fighters there: before any
-/// battle is fought, where the ruleset has interceptors.
+/// The raids of this combat phase whose defenders may still name
+/// interceptors, with each defending power that has fighters there (the
+/// rules core's [`warboard_rules::battle::raids_open_to_interceptors`]).
 pub fn raids_to_intercept(game: &Game) -> Vec<(warboard_rules::SpaceId, warboard_rules::PowerId)> {
-    let s = &game.state;
-    let rs = &game.ruleset;
-    if !rs.options.raid_escorts || s.phase != warboard_rules::Phase::Combat || s.battles.iter().any(|b| b.result != warboard_rules::battle::BattleResult::Pending) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for b in s.battles.iter().filter(|b| b.kind == warboard_rules::battle::BattleKind::Bombing) {
-        for u in s.units.iter().filter(|u| u.at == b.at && !s.allied(u.owner, s.turn)) {
-            let st = rs.stats(u.kind);
-            if st.is_air() && !st.strategic_bomber && !out.contains(&(b.at, u.owner)) {
-                out.push((b.at, u.owner));
-            }
-        }
-    }
-    out
+    warboard_rules::battle::raids_open_to_interceptors(&game.ruleset, &game.state)
 }
 
 /// How a game between players ended.

@@ -19,6 +19,7 @@ pub mod standalone;
 
 pub use casualties::{default_casualties, CasualtyChoice};
 pub use fire::{firing, targets_of, Firing};
+pub use raid::raids_open_to_interceptors;
 
 use crate::action::{reject, Action, RuleError};
 use crate::game::Ctx;

@@ -58,6 +58,26 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
     Ok(())
 }
 
+/// The raids of the current combat phase whose defenders may still name
+/// interceptors, with each defending power that has fighters there: where
+/// the ruleset has interceptors, before any battle or raid of the phase is
+/// fought (the moment the `intercept` action is accepted).
+pub fn raids_open_to_interceptors(rs: &crate::ruleset::Ruleset, s: &crate::state::GameState) -> Vec<(SpaceId, crate::ids::PowerId)> {
+    if !rs.options.raid_escorts || s.phase != crate::state::Phase::Combat || s.battles.iter().any(|b| b.result != super::BattleResult::Pending) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for b in s.battles.iter().filter(|b| b.kind == BattleKind::Bombing) {
+        for u in s.units.iter().filter(|u| u.at == b.at && !s.allied(u.owner, s.turn)) {
+            let st = rs.stats(u.kind);
+            if st.is_air() && !st.strategic_bomber && !out.contains(&(b.at, u.owner)) {
+                out.push((b.at, u.owner));
+            }
+        }
+    }
+    out
+}
+
 impl Ctx<'_> {
     /// The defender's interceptors whose territory fell move one space to a
     /// friendly territory or a friendly carrier with room, once all of the
