@@ -18,6 +18,15 @@ pub struct Army {
 }
 
 impl Army {
+    /// The same army in a ruleset's own unit names ([`Ruleset::own_type`]):
+    /// "tank" is armor in classic and a tank in the Alternative rules.
+    pub fn in_ruleset(&self, rs: &warboard_rules::Ruleset) -> Army {
+        let mut out = Army::new();
+        for (kind, n) in self.iter() {
+            out.add(rs.own_type(kind).unwrap_or(kind), n);
+        }
+        out
+    }
     pub fn new() -> Army {
         Army::default()
     }
@@ -343,7 +352,10 @@ fn entries(text: &str) -> Vec<String> {
 /// names and abbreviations (`UnitType::from_player_name`), singular or
 /// plural, in any case ("inf", "Tanks", "aircraft carrier").
 pub fn unit_by_name(name: &str) -> Option<UnitType> {
-    UnitType::from_player_name(name)
+    UnitType::from_player_name(name).or_else(|| {
+        let key = name.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        UnitType::parse(&key).or_else(|| key.strip_suffix('s').and_then(UnitType::parse))
+    })
 }
 
 /// The usual abbreviations, for error messages.

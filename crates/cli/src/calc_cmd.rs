@@ -90,7 +90,9 @@ pub fn run(args: CalcArgs) -> ExitCode {
 
 fn calc(args: &CalcArgs) -> Result<String, String> {
     let rs = warboard_rules::ruleset(&args.ruleset).map_err(|e| e.to_string())?;
-    let battle = Battle::parse(&args.battle).map_err(|e| e.to_string())?;
+    let mut battle = Battle::parse(&args.battle).map_err(|e| e.to_string())?;
+    battle.attackers = battle.attackers.in_ruleset(&rs);
+    battle.defenders = battle.defenders.in_ruleset(&rs);
     let opts = CalcOptions {
         amphibious: args.amphibious,
         retreat: RetreatPolicy::parse(&args.retreat).map_err(|e| e.to_string())?,

@@ -102,6 +102,7 @@ pub fn load(case: &Value) -> Result<Loaded, String> {
             let tv: toml::Value = serde_json::from_value(v.clone()).map_err(|e| format!("option `{k}`: {e}"))?;
             ruleset.options.set(k, &tv)?;
         }
+        ruleset.apply_board_options()?;
     }
     let ruleset = std::sync::Arc::new(ruleset);
     let mut game = match field(case, "setup").and_then(Value::as_str).unwrap_or("empty") {
@@ -196,6 +197,21 @@ fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitI
             }
         }
     }
+    if let Some(o) = field(state, "order") {
+        let list = o.as_array().ok_or("`order` must be a list of powers")?;
+        game.state.order = list.iter().map(|p| power(game, p)).collect::<Result<_, _>>()?;
+    } else if game.ruleset.options.turn_order_by_income && game.state.phase != Phase::Payday {
+        // FORMAT.md v2: without `state.order`, the nations in play by
+        // decreasing income, ties in power order.
+        let g = &*game;
+        let mut order: Vec<PowerId> = g.ruleset.power_ids().filter(|p| g.relations().in_game(*p)).collect();
+        order.sort_by_key(|p| -g.income(*p));
+        game.state.order = order;
+    }
+    if let Some(e) = field(state, "eliminated") {
+        let list = e.as_array().ok_or("`eliminated` must be a list of powers")?;
+        game.state.eliminated = list.iter().map(|p| power(game, p)).collect::<Result<_, _>>()?;
+    }
     if let Some(p) = field(state, "purchased") {
         for (t, n) in p.as_object().ok_or("`purchased` must be an object")? {
             let kind = unit_type(game, &Value::String(t.clone()))?;
@@ -239,6 +255,7 @@ fn add_entry(
         Some(Value::Bool(b)) => *b,
         Some(other) => return Err(format!("`submerged` is true or false, not {other}")),
     };
+    let controller = field(entry, "controller").map(|c| power(game, c)).transpose()?.filter(|c| *c != owner);
     if submerged && !stats.submarine {
         return Err(format!("only a submarine is `submerged`, not a {kind}"));
     }
@@ -252,6 +269,7 @@ fn add_entry(
         u.moved = moved;
         u.carried_by = carrier;
         u.flags.submerged = submerged;
+        u.controller = controller;
         if let Some(name) = name {
             // `u<number>` is the engine's own name of unit `number`
             // (protocol, saves): a position may use it only for that unit,
@@ -386,7 +404,11 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             // FORMAT v2 `escort`: fighters joining a raid declared earlier
             // in this combat move; the rules core calls both a raid move.
             let bombing = field(v, "bombing").and_then(Value::as_bool).unwrap_or(false) || field(v, "escort").and_then(Value::as_bool).unwrap_or(false);
-            Action::Move { units, route, transport, bombing }
+            // FORMAT v2 `give` (Alternative `assisting_teammates`).
+            match field(v, "give") {
+                Some(to) => Action::Lend { units, route, to: power(game, to).map_err(m)? },
+                None => Action::Move { units, route, transport, bombing },
+            }
         }
         "end_phase" => Action::EndPhase,
         "battle" => Action::Battle { at: space(game, field(v, "at").ok_or_else(|| Malformed("`battle` needs `at`".into()))?).map_err(m)? },
@@ -423,6 +445,16 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             let at = space(game, field(v, "at").ok_or_else(|| Malformed("`convert` needs `at`".into()))?).map_err(m)?;
             let sels = selectors(game, names, field(v, "units")).map_err(m)?;
             Action::Convert { at, units: select::for_convert(game, &sels, at).map_err(NoSuchUnits)? }
+        }
+        // FORMAT v2: `surrender` by `power` alone: that nation gives up.
+        "surrender" if field(v, "side").is_none() => {
+            let p = acting_power(game, v).map_err(m)?.ok_or_else(|| Malformed("`surrender` names a `side` or a `power`".into()))?;
+            Action::SurrenderNation { power: p }
+        }
+        "reclaim" => {
+            let at = space(game, field(v, "at").ok_or_else(|| Malformed("`reclaim` needs `at`".into()))?).map_err(m)?;
+            let sels = selectors(game, names, field(v, "units")).map_err(m)?;
+            Action::Reclaim { at, units: select::for_reclaim(game, &sels, at).map_err(NoSuchUnits)? }
         }
         "surrender" => {
             let s = field(v, "side").and_then(Value::as_str).unwrap_or("");
@@ -586,6 +618,25 @@ const ADDITIONS: &[(&str, &[&str])] = &[
         // Escorts and interceptors, with `fighter_escorts_interceptors`.
         "action.intercept",
         "move.escort",
+    ],
+),
+(
+    "alternative",
+    &[
+        "action.power",
+        "state.unplaced",
+        "state.order",
+        "state.eliminated",
+        "unit.controller",
+        "move.give",
+        "action.reclaim",
+        "check.to_place",
+        "check.order",
+        "check.eliminated",
+        "check.next_placer",
+        "check.controllers",
+        "check.income_detail",
+        "income_detail.territories",
     ],
 )];
 

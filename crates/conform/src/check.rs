@@ -178,6 +178,45 @@ pub fn check(loaded: &Loaded, c: &Value) -> Result<(), String> {
                     }
                 }
             }
+            "order" => {
+                let want: Vec<PowerId> = want.as_array().ok_or("check.order must be a list of powers")?.iter().map(|p| case::power(game, p)).collect::<Result<_, _>>()?;
+                if want != s.order {
+                    let names = |l: &[PowerId]| l.iter().map(|p| rs.power(*p).id.as_str()).collect::<Vec<_>>().join(", ");
+                    return Err(format!("order: expected {}, found {}", names(&want), names(&s.order)));
+                }
+            }
+            "eliminated" => {
+                let mut want: Vec<PowerId> = want.as_array().ok_or("check.eliminated must be a list of powers")?.iter().map(|p| case::power(game, p)).collect::<Result<_, _>>()?;
+                let mut have = s.eliminated.clone();
+                want.sort();
+                have.sort();
+                if want != have {
+                    let names = |l: &[PowerId]| l.iter().map(|p| rs.power(*p).id.as_str()).collect::<Vec<_>>().join(", ");
+                    return Err(format!("eliminated: expected [{}], found [{}]", names(&want), names(&have)));
+                }
+            }
+            "next_placer" => {
+                let have = s.next_placer.map(|p| rs.power(p).id.as_str());
+                if want.as_str() != have {
+                    return Err(format!("next_placer: expected {want}, found {}", have.unwrap_or("null")));
+                }
+            }
+            "controllers" => {
+                for (t, powers) in want.as_object().ok_or("check.controllers must be an object")? {
+                    let at = case::space(game, &Value::String(t.clone()))?;
+                    for (p, types) in powers.as_object().ok_or("check.controllers.<space> must be an object")? {
+                        let pid = case::power(game, &Value::String(p.clone()))?;
+                        let want_counts = counts(game, types, "check.controllers.<space>.<power>")?;
+                        let mut have: BTreeMap<String, u64> = BTreeMap::new();
+                        for u in s.units.iter().filter(|u| u.at == at && u.mover() == pid) {
+                            *have.entry(u.kind.name().to_string()).or_default() += 1;
+                        }
+                        if have != want_counts {
+                            return Err(format!("units {p} controls at {t}: expected {}, found {}", fmt_counts(&want_counts), fmt_counts(&have)));
+                        }
+                    }
+                }
+            }
             "income_detail" => {
                 for (p, parts) in want.as_object().ok_or("check.income_detail must be an object")? {
                     let pid = case::power(game, &Value::String(p.clone()))?;

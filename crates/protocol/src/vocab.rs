@@ -81,6 +81,7 @@ pub fn event_json(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
     let p = |x: &PowerId| power(rs, *x);
     let s = |x: &SpaceId| space(rs, *x);
     match event {
+        Event::Eliminated { power } => json!({"event": "eliminated", "power": p(power)}),
         Event::PhaseStarted { power, phase, round } => {
             json!({"event": "phase", "power": p(power), "phase": phase.name(), "round": round})
         }

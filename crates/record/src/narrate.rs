@@ -186,6 +186,7 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
     let counts = words.counts;
     Some(match event {
         Event::PhaseStarted { .. } => return None,
+        Event::Eliminated { power: p } => (Topic::Capture, format!("{} is out of the game", power(rs, *p))),
         Event::Purchased { power: p, units, cost } => (Topic::Action, format!("{} buys {} for {cost} IPCs", power(rs, *p), counts(units))),
         Event::Moved { units, route } => {
             let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);

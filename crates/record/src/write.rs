@@ -72,5 +72,11 @@ pub fn action_to_format(action: &Action, rs: &Ruleset) -> Value {
         Action::Surrender { side } => json!({"type": "surrender", "side": side.name()}),
         Action::Intercept { at, units } => json!({"type": "intercept", "at": space(rs, *at), "units": id_selectors(units)}),
         Action::Convert { at, units } => json!({"type": "convert", "at": space(rs, *at), "units": id_selectors(units)}),
+        Action::Lend { units, route, to } => {
+            let route: Vec<Value> = route.iter().map(|s| space(rs, *s)).collect();
+            json!({"type": "move", "units": id_selectors(units), "route": route, "give": rs.power(*to).id})
+        }
+        Action::Reclaim { at, units } => json!({"type": "reclaim", "at": space(rs, *at), "units": id_selectors(units)}),
+        Action::SurrenderNation { power } => json!({"type": "surrender", "power": rs.power(*power).id}),
     }
 }

@@ -44,6 +44,14 @@ pub enum Action {
     /// (knob `raid_escorts`); taken by the defending power, in the
     /// attacker's combat phase before any battle is fought.
     Intercept { at: SpaceId, units: Vec<UnitId> },
+    /// Alternative `assisting_teammates` (ALT L56): a move that lends the
+    /// units to teammate `to` at the route's end.
+    Lend { units: Vec<UnitId>, route: Vec<SpaceId>, to: PowerId },
+    /// The owner takes back its units at `at` that a teammate uses.
+    Reclaim { at: SpaceId, units: Vec<UnitId> },
+    /// One nation gives up alone (Alternative, FORMAT.md v2 "surrender"
+    /// with `power`): its units leave the board, it is out of the game.
+    SurrenderNation { power: PowerId },
 }
 
 /// What happened, for logs, replays and user interfaces.
@@ -76,6 +84,8 @@ pub enum Event {
     /// Allied units at `at` became `to`'s (the Soviet Patriotic War).
     Converted { at: SpaceId, units: Vec<UnitId>, to: PowerId },
     Victory { winner: Winner, reason: String },
+    /// A nation is out of the game (Alternative).
+    Eliminated { power: PowerId },
 }
 
 /// A rejected action: a stable code (for programs) and a sentence naming

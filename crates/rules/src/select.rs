@@ -70,11 +70,13 @@ pub fn for_move_by(game: &Game, p: crate::ids::PowerId, selectors: &[Selector], 
     let s = &game.state;
     let rs = &game.ruleset;
     let boarding = route.get(1).is_some_and(|n| rs.map.is_sea(*n)) && rs.map.is_land(from);
-    let landing_from = transport.filter(|_| rs.map.is_sea(from));
+    // `[S, S]` with `transport` moves cargo to that ship: it is not aboard
+    // it yet.
+    let landing_from = transport.filter(|_| rs.map.is_sea(from) && route.get(1) != Some(&from));
     let mut candidates: Vec<&crate::state::Unit> = s
         .units
         .iter()
-        .filter(|u| u.at == from && u.owner == p)
+        .filter(|u| u.at == from && u.mover() == p)
         .filter(|u| landing_from.is_none() || u.carried_by == landing_from || !rs.stats(u.kind).is_land())
         .collect();
     candidates.sort_by_key(|u| {
@@ -106,6 +108,14 @@ pub fn for_intercept(game: &Game, selectors: &[Selector], at: SpaceId, by: crate
     let rs = &game.ruleset;
     let ids: Vec<UnitId> = game.state.units.iter().filter(|u| u.at == at && u.owner == by && rs.stats(u.kind).is_air()).map(|u| u.id).collect();
     pick(&ids, game, selectors, &format!("of {} at {}", rs.power(by).id, rs.map.name(at)))
+}
+
+/// Units for a `reclaim` at `at`: the turn power's units there that a
+/// teammate uses (Alternative `assisting_teammates`).
+pub fn for_reclaim(game: &Game, selectors: &[Selector], at: SpaceId) -> Result<Vec<UnitId>, String> {
+    let s = &game.state;
+    let ids: Vec<UnitId> = s.units.iter().filter(|u| u.at == at && u.owner == s.turn && u.controller.is_some()).map(|u| u.id).collect();
+    pick(&ids, game, selectors, &format!("lent at {}", game.ruleset.map.name(at)))
 }
 
 /// Units for a battle decision: the casualties the pending hits may take,

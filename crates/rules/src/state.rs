@@ -113,6 +113,15 @@ pub struct UnitFlags {
     /// `raid_escorts`): it fights in that raid's air combat.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub intercepting: bool,
+    /// Alternative (knob `free_movement`): a land unit aboard a ship whose
+    /// trip (loading, riding, unloading: one move, ALT L34) is paid this
+    /// round, and the ship's `moved` when it came aboard (a bridge costs
+    /// the ship a move when it has not moved since, ALT L36).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boarded_at: Option<u8>,
+    /// Lent to a teammate this turn (ALT L56: taken back on a later turn).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lent_this_turn: bool,
 }
 
 /// One unit on the board.
@@ -134,6 +143,18 @@ pub struct Unit {
     /// only if the transport survives the sea battle in its zone (DAAK 4.3(c)).
     pub landed_from: Option<UnitId>,
     pub flags: UnitFlags,
+    /// The nation using a lent unit (Alternative `assisting_teammates`,
+    /// ALT L56); `None`: its owner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub controller: Option<PowerId>,
+}
+
+impl Unit {
+    /// The nation that moves it and decides for it: its owner, or the
+    /// teammate it is lent to.
+    pub fn mover(&self) -> PowerId {
+        self.controller.unwrap_or(self.owner)
+    }
 }
 
 /// The state of a game.
@@ -186,6 +207,13 @@ pub struct GameState {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capitals_held: Vec<(PowerId, SpaceId)>,
     pub winner: Option<Winner>,
+    /// Nations out of the game: surrendered or eliminated (Alternative,
+    /// FORMAT.md v2 `eliminated`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub eliminated: Vec<PowerId>,
+    /// Alternative `fair_buying`: the nation to put down the next unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_placer: Option<PowerId>,
     /// A number that grows with every change (DESIGN.md: stale-state checks).
     pub seq: u64,
 }
@@ -226,6 +254,7 @@ impl GameState {
             carried_by: None,
             landed_from: None,
             flags: UnitFlags::default(),
+            controller: None,
         });
         id
     }

@@ -14,6 +14,7 @@ fn is_cargo(rs: &Ruleset, s: &GameState, u: &Unit, attacking: bool) -> bool {
         Some(c) => match rs.stats(c.kind).cargo.as_ref().map(|k| k.fights) {
             // Fighters aboard a defending carrier defend (DAAK 3.4(b)).
             Some(CargoFights::Defending) => attacking,
+            Some(CargoFights::Aircraft) => !rs.stats(u.kind).is_air(),
             _ => true,
         },
     }
@@ -51,7 +52,7 @@ fn side_iter<'a, 's: 'a>(rs: &'a Ruleset, s: &'s GameState, b: &'a Battle, side:
     s.units
         .iter()
         .filter(move |u| u.at == b.at && !u.flags.submerged && !u.flags.withdrawn && rs.stats(u.kind).is_combatant())
-        .filter(move |u| if attacking { u.owner == b.attacker } else { !s.allied(u.owner, b.attacker) })
+        .filter(move |u| if attacking { u.mover() == b.attacker } else { !s.allied(u.owner, b.attacker) })
         .filter(move |u| !is_cargo(rs, s, u, attacking))
         .filter(move |u| !attacking || (b.kind == BattleKind::Bombing) == u.flags.bombing)
         // A raid's defenders are its interceptors (knob `raid_escorts`), and

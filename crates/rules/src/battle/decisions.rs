@@ -87,6 +87,9 @@ pub(crate) fn press_on(ctx: &mut Ctx<'_>) -> Result<(), RuleError> {
 /// means only aircraft attack: breaking off needs no destination.
 pub(crate) fn retreat_allowed(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, RuleError> {
     let b = &ctx.s.battles[i];
+    if ctx.rs.options.free_movement {
+        return free_retreats(ctx, i);
+    }
     if b.kind == BattleKind::Bombing {
         return reject("battle/no-retreat", "a bombing raid is not a battle one retreats from");
     }
@@ -150,6 +153,9 @@ pub(crate) fn retreat(ctx: &mut Ctx<'_>, to: Option<SpaceId>) -> Result<(), Rule
     let i = battle_index(ctx)?;
     expect_stage(ctx, i, &[Stage::AttackerSubs, Stage::PressOrRetreat])?;
     let allowed = retreat_allowed(ctx, i)?;
+    if ctx.rs.options.free_movement {
+        return free_retreat(ctx, i, &allowed, to);
+    }
     let b = ctx.s.battles[i].clone();
     let (air, mut land): (Vec<UnitId>, Vec<UnitId>) =
         attackers(ctx.rs, ctx.s, &b).into_iter().partition(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air());
@@ -398,5 +404,110 @@ fn submerge_here(ctx: &mut Ctx<'_>, i: usize, side: BattleSide, units: &[UnitId]
         ctx.s.unit_mut(*id).unwrap().flags.submerged = true;
     }
     ctx.events.push(Event::Withdrew { units: units.to_vec(), from: at, to: None });
+    Ok(())
+}
+
+/// Alternative retreats (ALT L46): units with a move left, never tanks that
+/// landed from a ship (an amphibious assault) and so never infantry, which
+/// spend their one move entering; to any adjacent space without enemy
+/// units that can take them (planes: land, or a friendly ship with room).
+fn free_retreaters(ctx: &Ctx<'_>, i: usize) -> Vec<UnitId> {
+    let b = &ctx.s.battles[i];
+    attackers(ctx.rs, ctx.s, b)
+        .into_iter()
+        .filter(|id| {
+            let u = ctx.s.unit(*id).unwrap();
+            u.moved < ctx.rs.stats(u.kind).movement && !u.flags.unloaded
+        })
+        .collect()
+}
+
+fn free_retreats(ctx: &Ctx<'_>, i: usize) -> Result<Vec<SpaceId>, RuleError> {
+    let b = &ctx.s.battles[i];
+    if defenders(ctx.rs, ctx.s, b).is_empty() {
+        return reject("battle/no-retreat-from-nobody", "a retreat needs at least one defender left");
+    }
+    let movers = free_retreaters(ctx, i);
+    if movers.is_empty() {
+        return reject(
+            "battle/no-retreat",
+            "no attacking unit can retreat: units out of moves fight to the death, infantry never retreat and tanks never retreat from an amphibious assault (ALT L46)",
+        );
+    }
+    let p = b.attacker;
+    let rel = ctx.rel();
+    let to: Vec<SpaceId> = ctx
+        .rs
+        .map
+        .space(b.at)
+        .adjacent
+        .iter()
+        .copied()
+        .filter(|t| !ctx.rs.map.space(*t).off_limits && rel.enemy_units(p, *t).next().is_none())
+        .filter(|t| movers.iter().any(|id| free_can_enter(ctx, p, *id, *t)))
+        .collect();
+    if to.is_empty() {
+        return reject("battle/no-retreat-space", "there is no space next to the battle, free of enemy units, that the attackers can move to");
+    }
+    Ok(to)
+}
+
+fn free_can_enter(ctx: &Ctx<'_>, p: crate::ids::PowerId, id: UnitId, t: SpaceId) -> bool {
+    let st = ctx.rs.stats(ctx.s.unit(id).unwrap().kind);
+    let sea = ctx.rs.map.is_sea(t);
+    if st.is_sea() {
+        return sea;
+    }
+    if st.is_land() {
+        return !sea;
+    }
+    !sea || ctx.s.units.iter().any(|u| u.at == t && ctx.s.allied(p, u.owner) && ctx.rs.stats(u.kind).cargo.is_some())
+}
+
+/// Every attacker that can retreat to `to` goes there (a move spent); the
+/// rest fight on, and the battle is a retreat once none is left (ALT L46).
+fn free_retreat(ctx: &mut Ctx<'_>, i: usize, allowed: &[SpaceId], to: Option<SpaceId>) -> Result<(), RuleError> {
+    let Some(to) = to else {
+        return reject("battle/retreat-where", "name the space to retreat to");
+    };
+    if !allowed.contains(&to) {
+        let names: Vec<&str> = allowed.iter().map(|s| ctx.name(*s)).collect();
+        return reject("battle/retreat-space", format!("the attackers can retreat only next door to a space free of enemy units: {}", names.join(", ")));
+    }
+    let p = ctx.s.battles[i].attacker;
+    let movers: Vec<UnitId> = free_retreaters(ctx, i).into_iter().filter(|id| free_can_enter(ctx, p, *id, to)).collect();
+    let at = ctx.s.battles[i].at;
+    for id in &movers {
+        let planes_aboard = ctx.rs.map.is_sea(to) && ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).is_air();
+        let ship = if planes_aboard {
+            ctx.s
+                .units
+                .iter()
+                .filter(|u| u.at == to && ctx.s.allied(p, u.owner) && ctx.rs.stats(u.kind).cargo.is_some())
+                .map(|u| u.id)
+                .find(|s| {
+                    let cap = ctx.rs.stats(ctx.s.unit(*s).unwrap().kind).cargo.as_ref().map_or(0, |c| c.capacity);
+                    ctx.s.cargo_of(*s).map(|c| ctx.rs.stats(c.kind).cargo_size).sum::<u8>() < cap
+                })
+        } else {
+            None
+        };
+        if planes_aboard && ship.is_none() {
+            continue;
+        }
+        let cargo: Vec<UnitId> = ctx.s.cargo_of(*id).map(|c| c.id).collect();
+        let u = ctx.s.unit_mut(*id).unwrap();
+        u.at = to;
+        u.moved += 1;
+        u.carried_by = ship;
+        for c in cargo {
+            ctx.s.unit_mut(c).unwrap().at = to;
+        }
+    }
+    ctx.events.push(Event::Moved { units: movers, route: vec![at, to] });
+    let b = ctx.s.battles[i].clone();
+    if attackers(ctx.rs, ctx.s, &b).is_empty() {
+        end(ctx, i, BattleResult::Retreated);
+    }
     Ok(())
 }

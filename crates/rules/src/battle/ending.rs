@@ -83,8 +83,89 @@ pub(crate) fn end(ctx: &mut Ctx<'_>, i: usize, result: BattleResult) {
         }
     }
     if b.kind == BattleKind::Sea {
-        rehouse_defending_fighters(ctx, i);
+        if ctx.rs.options.free_movement {
+            relocate_defending_planes(ctx, i);
+        } else {
+            rehouse_defending_fighters(ctx, i);
+        }
     }
+}
+
+/// Alternative (ALT L40): a defending plane with no friendly ship left in
+/// its zone to land on flies, with the moves it has left this round, to
+/// the nearest territory that is friendly or free of enemy units; the
+/// first such in map order where several are as near (FORMAT.md v2 would
+/// have its owner choose); none in reach: it is lost.
+fn relocate_defending_planes(ctx: &mut Ctx<'_>, i: usize) {
+    let b = ctx.s.battles[i].clone();
+    let rs = ctx.rs;
+    let planes: Vec<UnitId> = ctx
+        .s
+        .units
+        .iter()
+        .filter(|u| u.at == b.at && u.carried_by.is_none() && rs.stats(u.kind).is_air() && !ctx.s.allied(u.owner, b.attacker))
+        .map(|u| u.id)
+        .collect();
+    let mut lost = Vec::new();
+    for id in planes {
+        let (owner, left) = {
+            let u = ctx.s.unit(id).unwrap();
+            (u.owner, rs.stats(u.kind).movement.saturating_sub(u.moved))
+        };
+        // A friendly ship with room there takes it back aboard.
+        let ship = ctx
+            .s
+            .units
+            .iter()
+            .filter(|u| u.at == b.at && ctx.s.allied(owner, u.owner) && rs.stats(u.kind).cargo.is_some())
+            .map(|u| u.id)
+            .find(|s| {
+                let cap = rs.stats(ctx.s.unit(*s).unwrap().kind).cargo.as_ref().map_or(0, |c| c.capacity);
+                let used: u8 = ctx.s.cargo_of(*s).map(|c| rs.stats(c.kind).cargo_size).sum();
+                used < cap
+            });
+        if let Some(s) = ship {
+            ctx.s.unit_mut(id).unwrap().carried_by = Some(s);
+            continue;
+        }
+        let rel = ctx.rel();
+        let hostile = |t: crate::ids::SpaceId| rel.enemy_units(owner, t).next().is_some();
+        let mut dist = vec![u8::MAX; rs.map.len()];
+        dist[b.at.index()] = 0;
+        let mut frontier = vec![b.at];
+        let mut found = None;
+        for d in 1..=left {
+            let mut next = Vec::new();
+            for &f in &frontier {
+                for &n in &rs.map.space(f).adjacent {
+                    if dist[n.index()] != u8::MAX || rs.map.space(n).off_limits {
+                        continue;
+                    }
+                    dist[n.index()] = d;
+                    if hostile(n) {
+                        continue;
+                    }
+                    next.push(n);
+                }
+            }
+            next.sort();
+            if let Some(t) = next.iter().copied().find(|t| rs.map.is_land(*t)) {
+                found = Some((t, d));
+                break;
+            }
+            frontier = next;
+        }
+        match found {
+            Some((t, d)) => {
+                let u = ctx.s.unit_mut(id).unwrap();
+                u.at = t;
+                u.moved += d;
+                ctx.events.push(Event::Moved { units: vec![id], route: vec![b.at, t] });
+            }
+            None => lost.push(id),
+        }
+    }
+    destroy(ctx, i, &lost);
 }
 
 /// Fighters of a defending carrier that was lost, the owner's and allied

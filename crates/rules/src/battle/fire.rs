@@ -161,6 +161,11 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 Stage::PressOrRetreat
             }
             Stage::PressOrRetreat => {
+                // The attacker may move units in or out between rounds
+                // (ALT L46): every round ends with its choice.
+                if !auto && ctx.rs.options.attacker_moves_between_rounds {
+                    return Ok(());
+                }
                 if !auto && (retreat_allowed(ctx, i).is_ok() || submerge_at_round_end(ctx, &b)) {
                     return Ok(());
                 }
@@ -510,7 +515,9 @@ pub(crate) fn destroy(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId]) {
         .s
         .units
         .iter()
-        .filter(|u| u.carried_by.is_some_and(|c| doomed.contains(&c)) && ctx.rs.stats(u.kind).is_air() && rel.enemies(attacker, u.owner))
+        .filter(|u| u.carried_by.is_some_and(|c| doomed.contains(&c)) && ctx.rs.stats(u.kind).is_air())
+        // Alternative ships: planes aboard fight on either side (ALT L40).
+        .filter(|u| rel.enemies(attacker, u.owner) || aircraft_fight_aboard(ctx, u))
         .map(|u| u.id)
         .collect();
     for id in freed {
@@ -524,4 +531,13 @@ pub(crate) fn destroy(ctx: &mut Ctx<'_>, i: usize, ids: &[UnitId]) {
         .collect();
     ctx.s.remove_units(&doomed);
     ctx.events.push(Event::Destroyed { units: info, at });
+}
+
+/// Whether `u` rides a carrier whose aircraft fight on either side (the
+/// Alternative rules' ships, `CargoFights::Aircraft`).
+fn aircraft_fight_aboard(ctx: &Ctx<'_>, u: &crate::state::Unit) -> bool {
+    u.carried_by
+        .and_then(|c| ctx.s.unit(c))
+        .and_then(|c| ctx.rs.stats(c.kind).cargo.as_ref())
+        .is_some_and(|k| k.fights == crate::ruleset::CargoFights::Aircraft)
 }

@@ -265,6 +265,15 @@ fn start(ctx: &mut Ctx<'_>, at: SpaceId) -> Result<usize, RuleError> {
             format!("the battle at {} must be finished first", ctx.name(ctx.s.battles[i].at)),
         );
     }
+    // Under free movement a battle starts wherever the mover's units and
+    // enemy units share a space (ALT L44; opposing ships must fight, L32).
+    if ctx.rs.options.free_movement && !ctx.s.battles.iter().any(|b| b.at == at && b.result == BattleResult::Pending) {
+        let p = ctx.s.turn;
+        let mine = ctx.s.units.iter().any(|u| u.at == at && u.mover() == p && u.carried_by.is_none_or(|_| ctx.rs.stats(u.kind).is_air()));
+        if mine && ctx.rel().enemy_units(p, at).next().is_some() {
+            ctx.declare_battle(at, &[], false);
+        }
+    }
     let Some(i) = ctx.s.battles.iter().position(|b| b.at == at && b.result == BattleResult::Pending) else {
         return reject("battle/no-battle-there", format!("no battle is waiting to be fought at {}", ctx.name(at)));
     };

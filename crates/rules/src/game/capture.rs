@@ -16,7 +16,7 @@ impl Ctx<'_> {
         // case the liberator captures it (DAAK 5.2(b)). A formerly neutral
         // country has no original owner: it is always conquered (DAAK 2.7(d)).
         let original = space.original_owner;
-        let liberating = original.filter(|o| *o != by && self.s.allied(*o, by));
+        let liberating = original.filter(|o| *o != by && self.s.allied(*o, by) && rs.options.liberation);
         let new_owner = match liberating {
             Some(o) if space.capital_of == Some(o) || !self.rel().capital_lost(o) => o,
             _ => by,
@@ -44,7 +44,7 @@ impl Ctx<'_> {
         }
         // Taking an enemy's capital takes its bank.
         if let Some(victim) = space.capital_of {
-            if from == Some(victim) && !self.s.allied(victim, by) {
+            if from == Some(victim) && !self.s.allied(victim, by) && rs.options.capital_takes_bank {
                 let amount = self.s.ipcs[victim.index()];
                 self.s.ipcs[victim.index()] = 0;
                 self.s.ipcs[by.index()] += amount;
@@ -59,7 +59,7 @@ impl Ctx<'_> {
             // A freed capital takes back at once every original territory
             // its allies hold, with the factories there; AA guns and other
             // units stay with their owners (DAAK 5.2(b)).
-            if new_owner == victim {
+            if new_owner == victim && rs.options.liberation {
                 for other in rs.map.ids() {
                     let sp = rs.map.space(other);
                     let holder = self.s.control[other.index()];

@@ -10,6 +10,7 @@ mod patriotic_war;
 mod movement;
 mod production;
 mod relations;
+mod round;
 mod turn;
 
 pub use relations::{IncomeParts, Relations};
@@ -67,9 +68,11 @@ impl Game {
             battles: Vec::new(),
             developments: vec![0; powers],
             researchers: vec![0; powers],
-            teams: crate::state::Teams::from_sides(&ruleset.powers.iter().map(|p| p.side).collect::<Vec<_>>()),
+            teams: ruleset.initial_teams(),
             capitals_held: Vec::new(),
             winner: None,
+            eliminated: Vec::new(),
+            next_placer: None,
             seq: 0,
         };
         Game { ruleset, state }
@@ -210,6 +213,20 @@ impl Game {
                 Some(p) => reject("action/not-your-turn", format!("{} is not on the {} side", rs.power(p).id, side.name())),
             };
         }
+        if let Action::SurrenderNation { power: p } = action {
+            return Ok(*p);
+        }
+        // Fair buying: once every nation has ended its buying, the nation
+        // whose go it is puts down one unit (ALT L60).
+        if self.round_phase() && self.state.next_placer.is_some() {
+            let next = self.state.next_placer.unwrap();
+            return match (action, power) {
+                (Action::Place { .. }, Some(p)) if p == next => Ok(p),
+                (Action::Place { .. }, None) => Ok(next),
+                (Action::Place { .. }, Some(p)) => reject("place/not-your-go", format!("with fair buying it is {}'s go to put down a unit, not {}'s (ALT L60)", rs.power(next).id, rs.power(p).id)),
+                _ => reject("shopping/placing", format!("every nation has ended its buying: units are put down one at a time, {} next (ALT L60)", rs.power(next).id)),
+            };
+        }
         // Interceptors of a captured territory move out in the attacker's
         // combat phase (AA50 FAQ: Additional Optional Rules).
         if let (Action::Move { .. }, Some(p)) = (action, power) {
@@ -278,7 +295,15 @@ impl Ctx<'_> {
             action,
             Action::Battle { .. } | Action::Casualties { .. } | Action::Continue | Action::Retreat { .. } | Action::Submerge { .. } | Action::Resolve { .. }
         );
+        if let Action::SurrenderNation { power } = action {
+            return self.surrender_nation(*power);
+        }
         if in_battle {
+            // Under free movement battles are fought in the turn they are
+            // started in (ALT L44).
+            if phase == Phase::Turn && self.rs.options.free_movement {
+                return crate::battle::act(self, action);
+            }
             if phase != Phase::Combat {
                 return reject("battle/not-combat-phase", "battles are fought in the combat phase");
             }
@@ -290,6 +315,15 @@ impl Ctx<'_> {
             Action::Rocket { from, at } => self.rocket(*from, *at),
             Action::Purchase { units } => self.purchase(units),
             Action::Move { units, route, .. } if self.by != self.s.turn => self.relocate_interceptors(units, route),
+            Action::Move { units, route, transport, .. } if self.rs.options.free_movement => {
+                if self.s.phase != Phase::Turn {
+                    return reject("move/wrong-phase", "units move in their nation's turn");
+                }
+                self.move_free(units, route, *transport)
+            }
+            Action::Lend { units, route, to } => self.lend(units, route, *to),
+            Action::Reclaim { at, units } => self.reclaim(*at, units),
+            Action::Place { at, units } if self.s.phase == Phase::Shopping => self.place_bought(*at, units),
             Action::Move { units, route, transport, bombing } => self.move_units(units, route, *transport, *bombing),
             Action::EndPhase => self.end_phase(),
             Action::Place { at, units } => self.place(*at, units),

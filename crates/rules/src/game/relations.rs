@@ -133,7 +133,18 @@ impl<'a> Relations<'a> {
     /// Whether `p`'s capital is held by an enemy.
     /// A power without a capital never loses one.
     pub fn capital_lost(&self, p: PowerId) -> bool {
-        self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| self.enemies(p, q)))
+        let o = &self.rs.options;
+        if o.no_capitals {
+            return false;
+        }
+        if o.liberation {
+            return self.rs.power(p).capital.is_some_and(|cap| self.s.control[cap.index()].is_some_and(|q| self.enemies(p, q)));
+        }
+        // Without liberation a capital counts only while the nation claims
+        // it itself (ALT L4), or another's with `captured_capitals` (ALT L66).
+        let own = self.rs.power(p).capital.is_none_or(|cap| self.s.control[cap.index()] == Some(p));
+        let other = || o.captured_capitals && self.rs.map.ids().any(|t| self.rs.map.space(t).capital_of.is_some_and(|q| q != p) && self.s.control[t.index()] == Some(p));
+        !own && !other()
     }
 
     /// The IPC value of the territories a power controls that pay it:
@@ -146,7 +157,7 @@ impl<'a> Relations<'a> {
             .ids()
             .filter(|t| self.s.control[t.index()] == Some(p) && self.rs.map.is_land(*t))
             .map(|t| self.rs.map.space(t))
-            .filter(|sp| !sp.neutral && sp.paid_by.is_none())
+            .filter(|sp| (!sp.neutral || self.rs.options.formerly_neutral_pays) && sp.paid_by.is_none())
             .map(|sp| sp.ipc as i32)
             .sum()
     }
@@ -168,7 +179,7 @@ impl<'a> Relations<'a> {
     /// an enemy holds its capital (DAAK 5.2(a)).
     /// China (knob `china_power`) has no IPCs at all (AA50 FAQ: China).
     pub fn income_parts(&self, p: PowerId) -> IncomeParts {
-        if self.capital_lost(p) || self.is_china(p) {
+        if self.capital_lost(p) || self.is_china(p) || !self.rs.plays(p) || self.s.eliminated.contains(&p) {
             return IncomeParts::default();
         }
         IncomeParts { territories: self.territory_value(p), convoys: self.convoy_value(p), objectives: self.objectives_met(p) }
@@ -247,13 +258,15 @@ impl<'a> Relations<'a> {
         if !self.in_round_phase() || !self.s.phase.each_power_acts() || self.s.winner.is_some() {
             return Vec::new();
         }
-        self.s.order.iter().copied().filter(|p| !self.s.done.contains(p) && self.in_game(*p)).collect()
+        // Alternative shopping: only nations that may buy (ALT L4).
+        let buys = |p: PowerId| !self.rs.options.buy_on_claimed_territory || !self.capital_lost(p);
+        self.s.order.iter().copied().filter(|p| !self.s.done.contains(p) && self.in_game(*p) && buys(*p)).collect()
     }
 
     /// Whether a power still takes turns: it holds a territory or a unit,
     /// and the ruleset's `sitting_out` list does not leave it out.
     pub fn in_game(&self, p: PowerId) -> bool {
-        if self.rs.options.sitting_out.iter().any(|name| *name == self.rs.power(p).id) {
+        if !self.rs.plays(p) || self.s.eliminated.contains(&p) {
             return false;
         }
         self.s.control.contains(&Some(p)) || self.s.units.iter().any(|u| u.owner == p)

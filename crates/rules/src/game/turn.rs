@@ -8,6 +8,18 @@ use crate::state::{Phase, Winner};
 
 impl Ctx<'_> {
     pub fn end_phase(&mut self) -> Result<(), RuleError> {
+        match self.s.phase {
+            Phase::Payday => self.payday()?,
+            Phase::Shopping if self.rs.options.buy_on_claimed_territory => {
+                if !self.end_shopping()? {
+                    return Ok(());
+                }
+                self.advance();
+                return Ok(());
+            }
+            Phase::Turn if self.rs.options.free_movement => self.end_free_turn()?,
+            _ => {}
+        }
         if self.rel().in_round_phase() && self.s.phase.each_power_acts() {
             // Each power ends its own part; the phase ends with the last.
             if !self.s.done.contains(&self.by) {
@@ -90,7 +102,7 @@ impl Ctx<'_> {
 
     /// After a phase has ended: the next phase of the round or the turn, or
     /// the end of the turn.
-    fn advance(&mut self) {
+    pub(crate) fn advance(&mut self) {
         let structure = &self.rs.turn;
         let in_round = self.rel().in_round_phase();
         let list = if in_round { &structure.round_phases } else { &structure.turn_phases };
@@ -203,10 +215,18 @@ impl Ctx<'_> {
             .filter(|u| u.owner == p && self.rs.stats(u.kind).transport_capacity() > 0)
             .map(|u| u.id)
             .collect();
+        // Under free movement units are refuelled at payday, not at each
+        // turn (ALT L42).
+        let refuel = !self.rs.options.free_movement;
         for u in &mut self.s.units {
             let shuttled = u.flags.shuttled;
+            let boarded_at = u.flags.boarded_at;
             u.flags = Default::default();
-            u.moved = 0;
+            if refuel {
+                u.moved = 0;
+            } else {
+                u.flags.boarded_at = boarded_at;
+            }
             u.landed_from = None;
             // Cargo aboard this power's transports is carried on this turn,
             // whether the transport moves or not (DAAK 3.3(b), step 2).
@@ -221,6 +241,12 @@ impl Ctx<'_> {
     /// victory only at the end of the US turn, the end of the round.
     fn check_victory(&mut self) {
         match self.rs.options.capital_victory {
+            crate::ruleset::CapitalVictory::AllEnemyCapitals => {
+                if self.last_turn_of_round() {
+                    self.end_of_alternative_round();
+                }
+                return;
+            }
             crate::ruleset::CapitalVictory::HoldOneForARound => return self.check_capitals_held_for_a_round(),
             crate::ruleset::CapitalVictory::VictoryCities => return self.check_victory_cities(),
             crate::ruleset::CapitalVictory::TwoCapitals => {}

@@ -81,6 +81,22 @@ struct RulesetToml {
     /// National objectives (Anniversary), paid with `national_objectives`.
     #[serde(default)]
     objective: Vec<ObjectiveToml>,
+    /// Values and owners that differ from the map file (the Alternative
+    /// rules on the classic board), some only under an option.
+    #[serde(default)]
+    space_change: Vec<SpaceChangeToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpaceChangeToml {
+    id: Option<String>,
+    #[serde(default)]
+    ids: Vec<String>,
+    ipc: Option<u32>,
+    owner: Option<String>,
+    option: Option<String>,
+    text: String,
 }
 
 #[derive(Deserialize)]
@@ -416,6 +432,7 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
             convoy,
             paid_by,
             victory_city: s.victory_city,
+            off_limits: false,
             adjacent,
         });
     }
@@ -729,6 +746,38 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
     if !options.china_power.is_empty() && !power_ids.contains_key(options.china_power.as_str()) {
         problems.add(&rs_file, "rules.china_power", format!("`{}` is not a power of this ruleset", options.china_power));
     }
+    let mut space_changes = Vec::new();
+    for (i, c) in rs.space_change.iter().enumerate() {
+        let entry = format!("space_change {} ({})", i + 1, c.text);
+        let names: Vec<&String> = c.id.iter().chain(&c.ids).collect();
+        if names.is_empty() || c.ipc.is_none() && c.owner.is_none() {
+            problems.add(&rs_file, &entry, "a change names `id` or `ids` and sets `ipc` or `owner`");
+        }
+        let owner = match c.owner.as_deref() {
+            None => None,
+            Some("neutral") => Some(None),
+            Some(o) => match power_ids.get(o) {
+                Some(&p) => Some(Some(p)),
+                None => {
+                    problems.add(&rs_file, &entry, format!("owner `{o}` is not a power of this ruleset"));
+                    None
+                }
+            },
+        };
+        if let Some(o) = &c.option {
+            if !options.declared().iter().any(|d| &d.name == o && d.kind == super::OptionType::Bool) {
+                problems.add(&rs_file, &entry, format!("`{o}` is not a true-or-false option of this ruleset"));
+            }
+        }
+        for n in names {
+            match space_ids.get(n.as_str()) {
+                Some(&at) if spaces[at.index()].kind == SpaceKind::Land => {
+                    space_changes.push(super::board::SpaceChange { at, ipc: c.ipc, owner, option: c.option.clone() })
+                }
+                _ => problems.add(&rs_file, &entry, format!("`{n}` is not a land territory of the map")),
+            }
+        }
+    }
     let map = Map::new(spaces, canals);
     let table: Vec<UnitType> = rs.unit.iter().filter_map(|u| UnitType::parse(&u.kind)).collect();
     let ranks = UnitType::ALL.iter().map(|t| table.iter().position(|x| x == t).unwrap_or(usize::MAX)).collect();
@@ -745,7 +794,13 @@ pub fn load_scenario(files: &RulesetFiles, scenario: Option<&str>) -> Result<Rul
         turn: TurnStructure { order: turn_order, round_phases, turn_phases },
         setup: Setup { ipcs, control, units: Vec::new(), aboard: Vec::new() },
         objectives,
+        board: std::sync::Arc::new(super::board::BaseBoard::default()),
+        out_of_play: Vec::new(),
     };
+    ruleset.board = std::sync::Arc::new(super::board::BaseBoard::of(&ruleset, space_changes));
+    if let Err(e) = ruleset.apply_board_options() {
+        problems.add(&rs_file, "options", e);
+    }
     for problem in crate::setup::placement_problems(&ruleset, &setup_units) {
         problems.add(&setup_file, problem.0, problem.1);
     }

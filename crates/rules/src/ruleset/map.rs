@@ -36,6 +36,9 @@ pub struct Space {
     pub paid_by: Option<PowerId>,
     /// A victory city (Anniversary, AA50 rules: victory conditions).
     pub victory_city: bool,
+    /// Off limits (Alternative `limited_war`): never entered, flown over,
+    /// claimed or bought on; worth nothing.
+    pub off_limits: bool,
     pub adjacent: Vec<SpaceId>,
 }
 

@@ -2,13 +2,14 @@
 //! the starting position, parsed from the TOML files in `rulesets/` (embedded
 //! in the binary) and validated on load.
 
+mod board;
 mod load;
 mod map;
 mod options;
 
 pub use load::{load_ruleset_files, load_scenario, DataError, RulesetFiles};
 pub use map::{Canal, Convoy, Map, Space, SpaceKind};
-pub use options::{AmphibiousRetreat, BombingCap, RaidAirCombat, CapitalVictory, OptionDecl, OptionType, Options, ResearchBreakthrough, ResearchCharts, RuleKnobs, SubWithdrawalText, SubmarineEscape, TransportUnloading, VictoryCheck};
+pub use options::{CombinedNations, LimitedWar, TeamsKnob, AmphibiousRetreat, BombingCap, RaidAirCombat, CapitalVictory, OptionDecl, OptionType, Options, ResearchBreakthrough, ResearchCharts, RuleKnobs, SubWithdrawalText, SubmarineEscape, TransportUnloading, VictoryCheck};
 
 use crate::ids::{Domain, PowerId, Side, SpaceId, UnitType};
 use std::collections::BTreeMap;
@@ -46,6 +47,10 @@ pub enum CargoFights {
     /// carrier defend; aboard an attacking one they are cargo (DAAK 3.4(b),
     /// (e)).
     Defending,
+    /// Aircraft aboard fight, attacking or defending, and outlive a carrier
+    /// that sinks; land units aboard never fight and sink with it
+    /// (Alternative ships, ALT L34, L40).
+    Aircraft,
 }
 
 /// One unit raising another's attack, one to one (Anniversary and Europe
@@ -195,6 +200,12 @@ pub struct Ruleset {
     pub setup: Setup,
     /// National objectives (Anniversary), paid with `national_objectives`.
     pub objectives: Vec<Objective>,
+    /// The board as the map file has it, and the changes of `[[space_change]]`
+    /// (see [`Ruleset::apply_board_options`]).
+    board: Arc<board::BaseBoard>,
+    /// Powers that take no part in this game (the `sitting_out` knob, and
+    /// the Alternative rules' limited war and combined nations).
+    pub out_of_play: Vec<PowerId>,
 }
 
 /// One national objective: a bonus its power collects with its income while
@@ -258,6 +269,16 @@ impl Ruleset {
         let exact = UnitType::parse(&key).or_else(|| key.strip_suffix('s').and_then(UnitType::parse));
         exact.filter(|t| self.unit(*t).is_some()).or_else(|| UnitType::from_player_name(word))
     }
+    /// The ruleset's own type for a type of another ruleset's names: the
+    /// type itself where the ruleset has it, else the one players call by
+    /// the same word (the Alternative rules' `tank` for armor, `plane` for a
+    /// fighter), if any.
+    pub fn own_type(&self, kind: UnitType) -> Option<UnitType> {
+        if self.unit(kind).is_some() {
+            return Some(kind);
+        }
+        self.table.iter().copied().find(|t| UnitType::from_player_name(t.name()) == Some(kind) || UnitType::from_player_name(kind.name()) == Some(*t))
+    }
     /// A unit type's place in the unit table: units roll dice in this order
     /// (FORMAT.md), whatever the vocabulary's order.
     pub fn rank(&self, kind: UnitType) -> usize {
@@ -272,15 +293,16 @@ impl Ruleset {
         for (k, v) in changes {
             r.options.set(k, v)?;
         }
+        r.apply_board_options()?;
         Ok(r)
     }
 }
 
 /// The names of the rulesets built into this binary.
-pub const RULESET_NAMES: &[&str] = &["classic", "europe", "anniversary-1941", "anniversary-1942"];
+pub const RULESET_NAMES: &[&str] = &["classic", "europe", "anniversary-1941", "anniversary-1942", "alternative"];
 
 /// Rulesets FORMAT.md v2 names that are planned but not built in yet.
-pub const PLANNED_RULESETS: &[&str] = &["alternative"];
+pub const PLANNED_RULESETS: &[&str] = &[];
 
 /// The embedded text of a built-in ruleset's files.
 pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
@@ -305,6 +327,13 @@ pub fn embedded_files(name: &str) -> Option<RulesetFiles> {
                 ("setup-1941.toml", include_str!("../../../../rulesets/anniversary/setup-1941.toml")),
                 ("setup-1942.toml", include_str!("../../../../rulesets/anniversary/setup-1942.toml")),
             ],
+        }),
+        // The classic board, with its own changes (ALT L4: "the same board").
+        "alternative" => Some(RulesetFiles {
+            dir: "rulesets/alternative",
+            ruleset: include_str!("../../../../rulesets/alternative/ruleset.toml"),
+            map: include_str!("../../../../rulesets/classic/map.toml"),
+            setups: vec![("setup.toml", include_str!("../../../../rulesets/alternative/setup.toml"))],
         }),
         _ => None,
     }

@@ -83,6 +83,11 @@ pub enum CapitalVictory {
     /// Allies' win by Germany's capital held the same way is the reading
     /// chosen where rules/europe.md §11 is [UNSURE].
     HoldOneForARound,
+    /// A team wins at the end of a round when every nation in play not on
+    /// it has surrendered, is eliminated or has its capital claimed by a
+    /// member of the team (ALT L4; FORMAT.md v2, "Victory and surrender";
+    /// under `no_capitals` only the first two count, ALT L68).
+    AllEnemyCapitals,
     /// Capitals win nothing by themselves: a side controlling at least
     /// `victory_cities` of the map's victory cities at the end of a round
     /// wins (Anniversary; FORMAT.md v2, "Victory and surrender").
@@ -299,6 +304,72 @@ pub struct RuleKnobs {
     /// Powers that take no turns and collect nothing (Alternative's limited
     /// war, issue 13; the test ruleset's list option).
     pub sitting_out: Vec<String>,
+    // The Alternative rules (ALT, shared seed 003; FORMAT.md v2).
+    /// One `turn` phase: units move up to their movement once a round
+    /// (refuelled at payday, ALT L42), battles start where they move in and
+    /// are fought in the same phase, no unit passes undefeated enemy units.
+    pub free_movement: bool,
+    /// A battle stops after every round that leaves both sides for the
+    /// attacker to press on, retreat or move units in or out (ALT L46).
+    pub attacker_moves_between_rounds: bool,
+    /// Units are bought onto any territory the nation claims or a sea zone
+    /// next to one, without factories (ALT L20, L30, L32, L38).
+    pub buy_on_claimed_territory: bool,
+    /// Each payday orders the round's turns by points paid, ties by dice
+    /// (ALT L22; FORMAT.md v2, `order`).
+    pub turn_order_by_income: bool,
+    /// An ally's original territory taken back from the enemy returns to
+    /// that ally (DAAK 5.2(b)); false: whoever captures it claims it (ALT L18).
+    pub liberation: bool,
+    /// Formerly neutral territories pay their value (ALT L8); classic's pay
+    /// nothing (DAAK 2.7(d)).
+    pub formerly_neutral_pays: bool,
+    /// Taking an enemy capital takes its bank (rules/classic.md §9); false:
+    /// points are never given (ALT L18).
+    pub capital_takes_bank: bool,
+    pub axis_bonus_points: bool,
+    pub no_capitals: bool,
+    pub captured_capitals: bool,
+    /// Power → its relocated capital (ALT L66).
+    pub relocated_capitals: std::collections::BTreeMap<String, String>,
+    pub combining_nations: Vec<CombinedNations>,
+    pub limited_war: LimitedWar,
+    pub teams: TeamsKnob,
+    pub random_turn_order: bool,
+    pub assisting_teammates: bool,
+    pub fair_buying: bool,
+}
+
+/// One group of the `combining_nations` option (ALT L58).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CombinedNations {
+    pub nations: Vec<String>,
+    pub capital: String,
+}
+
+/// The `limited_war` option (ALT L62).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitedWar {
+    pub off_limits: Vec<String>,
+    pub nations: Vec<String>,
+}
+
+/// The `teams` option (ALT L64): teams by name, or every nation alone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TeamsKnob {
+    /// Team name → nations; empty: the ruleset's sides.
+    Named(std::collections::BTreeMap<String, Vec<String>>),
+    /// `"independent"`.
+    Word(String),
+}
+
+impl Default for TeamsKnob {
+    fn default() -> TeamsKnob {
+        TeamsKnob::Named(Default::default())
+    }
 }
 
 impl Default for RuleKnobs {
@@ -319,6 +390,23 @@ impl Default for RuleKnobs {
             air_needs_anti_submarine: false,
             repair_at_turn_end: false,
             sitting_out: Vec::new(),
+            free_movement: false,
+            attacker_moves_between_rounds: false,
+            buy_on_claimed_territory: false,
+            turn_order_by_income: false,
+            liberation: true,
+            formerly_neutral_pays: false,
+            capital_takes_bank: true,
+            axis_bonus_points: false,
+            no_capitals: false,
+            captured_capitals: false,
+            relocated_capitals: Default::default(),
+            combining_nations: Vec::new(),
+            limited_war: LimitedWar::default(),
+            teams: TeamsKnob::default(),
+            random_turn_order: false,
+            assisting_teammates: false,
+            fair_buying: false,
             submarine_escape: SubmarineEscape::WithdrawAfterRound,
             neutrals_impassable: false,
             capital_victory: CapitalVictory::TwoCapitals,
@@ -394,6 +482,9 @@ impl OptionDecl {
             (OptionType::Choice, toml::Value::String(s)) => self.values.contains(s),
             (OptionType::List, toml::Value::Array(_)) => true,
             (OptionType::Object, toml::Value::Table(_)) => true,
+            // An object option may also take one of its `values` words
+            // (Alternative `teams`: "independent").
+            (OptionType::Object | OptionType::List, toml::Value::String(s)) => self.values.contains(s),
             _ => false,
         };
         if ok {
@@ -404,6 +495,7 @@ impl OptionDecl {
             OptionType::Integer => format!("option `{}` is a whole number from 0, not {value}", self.name),
             OptionType::Choice => format!("option `{}` is one of {}, not {value}", self.name, self.values.join(", ")),
             OptionType::List => format!("option `{}` is a list, not {value}", self.name),
+            OptionType::Object if !self.values.is_empty() => format!("option `{}` is an object or one of {}, not {value}", self.name, self.values.join(", ")),
             OptionType::Object => format!("option `{}` is an object, not {value}", self.name),
         })
     }

@@ -5,6 +5,7 @@
 //! left to reach).
 
 mod flight;
+mod free;
 mod land;
 mod sea;
 
