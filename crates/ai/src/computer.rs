@@ -103,6 +103,10 @@ impl<O: Odds> Player for ComputerPlayer<O> {
     }
 
     fn next_action(&mut self, game: &Game) -> Action {
+        // The Alternative rules (issue 13): its own policy for now.
+        if game.ruleset.options.free_movement {
+            return crate::alternative::next_action(game, crate::acting(game), crate::alternative::Style::Best);
+        }
         let s = &game.state;
         let key = (s.round, s.turn.0, s.phase);
         if key != self.key {

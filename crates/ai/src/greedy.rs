@@ -34,6 +34,10 @@ impl Player for GreedyPlayer {
     }
 
     fn next_action(&mut self, game: &Game) -> Action {
+        // The Alternative rules (issue 13): its own policy for now.
+        if game.ruleset.options.free_movement {
+            return crate::alternative::next_action(game, crate::acting(game), crate::alternative::Style::Best);
+        }
         let s = &game.state;
         let rs = &game.ruleset;
         let p = s.turn;

@@ -2,6 +2,7 @@
 //! API: they look at the position, propose actions, and the rules judge
 //! them like anyone else's. Deterministic for a seed.
 
+pub mod alternative;
 mod computer;
 mod geo;
 mod greedy;
@@ -41,6 +42,15 @@ pub trait Player {
 /// rules core's [`warboard_rules::battle::raids_open_to_interceptors`]).
 pub fn raids_to_intercept(game: &Game) -> Vec<(warboard_rules::SpaceId, warboard_rules::PowerId)> {
     warboard_rules::battle::raids_open_to_interceptors(&game.ruleset, &game.state)
+}
+
+/// The power that acts now (for the Alternative policy, which serves
+/// every player type).
+pub(crate) fn acting(game: &Game) -> warboard_rules::PowerId {
+    match game.actor() {
+        Actor::Power(p) => p,
+        Actor::Terminal => game.state.turn,
+    }
 }
 
 /// How a game between players ended.

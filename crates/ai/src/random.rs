@@ -31,6 +31,12 @@ impl Player for RandomPlayer {
     }
 
     fn next_action(&mut self, game: &Game) -> Action {
+        // The Alternative rules (issue 13): its own policy, choosing at random.
+        if game.ruleset.options.free_movement {
+            let p = crate::acting(game);
+            let mut below = |n: usize| self.below(n);
+            return crate::alternative::next_action(game, p, crate::alternative::Style::Random(&mut below));
+        }
         let s = &game.state;
         let rs = &game.ruleset;
         let key = (s.round, s.turn.0, s.phase);

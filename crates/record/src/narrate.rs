@@ -236,7 +236,12 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             (Topic::Battle, format!("battle at {} ends: {outcome}", space(rs, *at)))
         }
         Event::Bombed { at, victim, ipcs } => (Topic::Loss, format!("the raid on {} costs {} {ipcs} IPCs", space(rs, *at), power(rs, *victim))),
-        Event::Placed { at, units } => (Topic::Action, format!("{} places {} at {}", power(rs, before.turn), counts(units), space(rs, *at))),
+        Event::Placed { at, units } => {
+            // The newest unit there is one just placed: its owner placed it
+            // (in the Alternative rules' shopping every nation places).
+            let by = after.units.iter().filter(|u| u.at == *at).max_by_key(|u| u.id).map_or(before.turn, |u| u.owner);
+            (Topic::Action, format!("{} places {} at {}", power(rs, by), counts(units), space(rs, *at)))
+        }
         Event::LostUnplaced { units } => (Topic::Loss, format!("{} loses unplaced {}", power(rs, before.turn), counts(units))),
         Event::Developed { power: p, development } => (Topic::Income, format!("{} develops {}", power(rs, *p), development.replace('_', " "))),
         Event::Income { power: p, amount } => {

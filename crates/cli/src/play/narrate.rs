@@ -150,7 +150,10 @@ impl Teller<'_> {
                 return Some(LogLine::grouped(LineKind::Action, head, kinds, format!(": {}", self.route(route))));
             }
             Event::Placed { at, units } => {
-                let head = format!("{} places", self.power(before.turn));
+                // The newest unit there was just placed, by its owner (every
+                // nation places in the Alternative rules' shopping).
+                let by = after.units.iter().filter(|u| u.at == *at).max_by_key(|u| u.id).map_or(before.turn, |u| u.owner);
+                let head = format!("{} places", self.power(by));
                 return Some(LogLine::grouped(LineKind::Action, head, units.clone(), format!(" at {}", self.space(*at))));
             }
             // Everything else is told as `warboard replay` tells it.

@@ -204,7 +204,7 @@ impl Session {
             return Err(format!("it is {}'s decision, and the computer plays {}", self.power_name(p), self.power_name(p)));
         }
         let side = self.game().ruleset.side(p).name();
-        let action = order_to_format(order, self.game(), side);
+        let action = self.acting_as(order_to_format(order, self.game(), side), p);
         let resolved = self.apply(&action, Origin::Client)?;
         // Before an attack is fought: the odds of the battle the move declared.
         if let (Order::Move { route, bombing: false, .. }, Action::Move { .. }) = (order, &resolved) {
@@ -218,6 +218,18 @@ impl Session {
         }
         self.pass_idle();
         Ok(())
+    }
+
+    /// In a phase of the whole round (Alternative payday and shopping)
+    /// several nations act: the action names the one taking it (FORMAT.md
+    /// v2, `power`).
+    fn acting_as(&self, mut action: serde_json::Value, p: PowerId) -> serde_json::Value {
+        if self.game().round_phase() {
+            if let Some(m) = action.as_object_mut() {
+                m.insert("power".into(), serde_json::Value::String(self.game().ruleset.power(p).id.clone()));
+            }
+        }
+        action
     }
 
     /// Applies a FORMAT.md action and logs what it did; returns the action
@@ -268,7 +280,7 @@ impl Session {
         } else {
             self.computers[p.index()].next_action(self.record.game())
         };
-        let v = action_to_format(&action, &self.game().ruleset);
+        let v = self.acting_as(action_to_format(&action, &self.game().ruleset), p);
         match self.apply(&v, Origin::Engine) {
             Ok(_) => {
                 self.refused_in_a_row = 0;

@@ -164,6 +164,13 @@ impl Game {
         copy.apply(action, d.as_mut()).map(|_| ())
     }
 
+    /// Whether `power` may take `action` now (tried on a copy, dice that
+    /// always miss).
+    pub fn is_legal_as(&self, power: Option<PowerId>, action: &Action) -> bool {
+        let mut copy = self.clone();
+        copy.apply_as(power, action, &mut crate::dice::FixedDice(6)).is_ok()
+    }
+
     pub fn relations(&self) -> Relations<'_> {
         Relations { rs: &self.ruleset, s: &self.state }
     }
@@ -183,6 +190,10 @@ impl Game {
         }
         if let Some(p) = self.actors().first() {
             return Actor::Power(*p);
+        }
+        // Fair buying: the nation whose go it is to put a unit down.
+        if let Some(p) = self.state.next_placer.filter(|_| self.round_phase()) {
+            return Actor::Power(p);
         }
         match crate::battle::awaiting(&self.ruleset, &self.state) {
             Some(p) => Actor::Power(p),
@@ -245,6 +256,9 @@ impl Game {
             let actors = self.actors();
             return match power {
                 Some(p) if actors.contains(&p) => Ok(p),
+                // A phase nobody acts in on their own (payday) is ended by
+                // any nation in the game.
+                Some(p) if actors.is_empty() && !self.state.phase.each_power_acts() && matches!(action, Action::EndPhase) && self.relations().in_game(p) => Ok(p),
                 Some(p) => reject("action/not-your-turn", format!("{} has ended this phase already or is out of the game", rs.power(p).id)),
                 // Ending a phase in which nobody acts on their own (payday).
                 None if matches!(action, Action::EndPhase) && actors.is_empty() => Ok(self.state.turn),
