@@ -33,6 +33,14 @@ pub fn next_action(game: &Game, p: PowerId, style: Style) -> Action {
             _ => Action::Continue,
         };
     }
+    // A defending plane without a ship flies to its first nearest landing.
+    if let Some((id, choices)) = s.relocating.first() {
+        if let (Some(u), Some(&to)) = (s.unit(*id), choices.first()) {
+            if let Some(route) = flight(game, u.at, to) {
+                return Action::Move { units: vec![*id], route, transport: None, bombing: false };
+            }
+        }
+    }
     match s.phase {
         Phase::Shopping => shop(game, p),
         Phase::Turn => turn(game, p, style),
@@ -161,4 +169,33 @@ fn turn(game: &Game, p: PowerId, style: Style) -> Action {
             options.into_iter().nth(k).map(|(_, a)| a).unwrap_or(Action::EndPhase)
         }
     }
+}
+
+/// A shortest route from `from` to `to` (breadth first over the map).
+fn flight(game: &Game, from: SpaceId, to: SpaceId) -> Option<Vec<SpaceId>> {
+    let map = &game.ruleset.map;
+    let mut prev: Vec<Option<SpaceId>> = vec![None; map.len()];
+    let mut queue = std::collections::VecDeque::from([from]);
+    let mut seen = vec![false; map.len()];
+    seen[from.index()] = true;
+    while let Some(t) = queue.pop_front() {
+        if t == to {
+            let mut route = vec![to];
+            let mut at = to;
+            while let Some(p) = prev[at.index()] {
+                route.push(p);
+                at = p;
+            }
+            route.reverse();
+            return Some(route);
+        }
+        for &n in &map.space(t).adjacent {
+            if !seen[n.index()] {
+                seen[n.index()] = true;
+                prev[n.index()] = Some(t);
+                queue.push_back(n);
+            }
+        }
+    }
+    None
 }

@@ -211,6 +211,11 @@ pub struct GameState {
     /// FORMAT.md v2 `eliminated`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub eliminated: Vec<PowerId>,
+    /// Alternative (ALT L40): defending planes whose ship sank and that have
+    /// several nearest landings, each with them; the game waits for their
+    /// owners to fly them there (FORMAT.md v2, judging notes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relocating: Vec<(UnitId, Vec<SpaceId>)>,
     /// Alternative `fair_buying`: the nation to put down the next unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_placer: Option<PowerId>,

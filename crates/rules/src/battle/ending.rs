@@ -93,9 +93,9 @@ pub(crate) fn end(ctx: &mut Ctx<'_>, i: usize, result: BattleResult) {
 
 /// Alternative (ALT L40): a defending plane with no friendly ship left in
 /// its zone to land on flies, with the moves it has left this round, to
-/// the nearest territory that is friendly or free of enemy units; the
-/// first such in map order where several are as near (FORMAT.md v2 would
-/// have its owner choose); none in reach: it is lost.
+/// the nearest territory that is friendly or free of enemy units; where
+/// several are as near, its owner chooses (`GameState::relocating`); none
+/// in reach: it is lost.
 fn relocate_defending_planes(ctx: &mut Ctx<'_>, i: usize) {
     let b = ctx.s.battles[i].clone();
     let rs = ctx.rs;
@@ -149,19 +149,23 @@ fn relocate_defending_planes(ctx: &mut Ctx<'_>, i: usize) {
                 }
             }
             next.sort();
-            if let Some(t) = next.iter().copied().find(|t| rs.map.is_land(*t)) {
-                found = Some((t, d));
+            let lands: Vec<crate::ids::SpaceId> = next.iter().copied().filter(|t| rs.map.is_land(*t)).collect();
+            if !lands.is_empty() {
+                found = Some((lands, d));
                 break;
             }
             frontier = next;
         }
         match found {
-            Some((t, d)) => {
+            Some((lands, d)) if lands.len() == 1 => {
                 let u = ctx.s.unit_mut(id).unwrap();
-                u.at = t;
+                u.at = lands[0];
                 u.moved += d;
-                ctx.events.push(Event::Moved { units: vec![id], route: vec![b.at, t] });
+                ctx.events.push(Event::Moved { units: vec![id], route: vec![b.at, lands[0]] });
             }
+            // Several as near: its owner chooses (FORMAT.md v2, judging
+            // notes), with a `move` before anything else happens.
+            Some((lands, _)) => ctx.s.relocating.push((id, lands)),
             None => lost.push(id),
         }
     }

@@ -72,6 +72,7 @@ impl Game {
             capitals_held: Vec::new(),
             winner: None,
             eliminated: Vec::new(),
+            relocating: Vec::new(),
             next_placer: None,
             seq: 0,
         };
@@ -119,6 +120,15 @@ impl Game {
         // Convoy zones go to the side whose warships alone are there
         // (FORMAT.md v2, "Convoys": "whenever").
         convoys::settle_convoys(&self.ruleset, &mut self.state);
+        // Combined nations (ALT L58): every member's units are the group's.
+        for group in self.ruleset.options.combining_nations.iter() {
+            let ids: Vec<PowerId> = group.nations.iter().filter_map(|n| self.ruleset.power_by_name(n)).collect();
+            if let Some((&lead, rest)) = ids.split_first() {
+                for u in self.state.units.iter_mut().filter(|u| rest.contains(&u.owner)) {
+                    u.owner = lead;
+                }
+            }
+        }
         let s = &mut self.state;
         s.start_control = s.control.clone();
         s.conquered = vec![false; s.control.len()];
@@ -191,6 +201,10 @@ impl Game {
         if let Some(p) = self.actors().first() {
             return Actor::Power(*p);
         }
+        // A defending plane waiting to be flown to one of its landings.
+        if let Some(p) = self.state.relocating.first().and_then(|(id, _)| self.state.unit(*id)).map(|u| u.owner) {
+            return Actor::Power(p);
+        }
         // Fair buying: the nation whose go it is to put a unit down.
         if let Some(p) = self.state.next_placer.filter(|_| self.round_phase()) {
             return Actor::Power(p);
@@ -227,6 +241,17 @@ impl Game {
         if let Action::SurrenderNation { power: p } = action {
             return Ok(*p);
         }
+        // Defending planes to relocate come first (ALT L40).
+        if let Some(owner) = self.state.relocating.first().and_then(|(id, _)| self.state.unit(*id)).map(|u| u.owner) {
+            return match (action, power) {
+                (Action::Move { .. }, None) => Ok(owner),
+                (Action::Move { .. }, Some(p)) if p == owner => Ok(p),
+                _ => reject(
+                    "battle/planes-to-relocate",
+                    format!("{}'s planes left without a ship fly to one of their nearest landings first: a `move` by {} (ALT L40)", rs.power(owner).id, rs.power(owner).id),
+                ),
+            };
+        }
         // Fair buying: once every nation has ended its buying, the nation
         // whose go it is puts down one unit (ALT L60).
         if self.round_phase() && self.state.next_placer.is_some() {
@@ -259,6 +284,9 @@ impl Game {
                 // A phase nobody acts in on their own (payday) is ended by
                 // any nation in the game.
                 Some(p) if actors.is_empty() && !self.state.phase.each_power_acts() && matches!(action, Action::EndPhase) && self.relations().in_game(p) => Ok(p),
+                Some(p) if self.state.phase == Phase::Shopping && rs.options.buy_on_claimed_territory && self.relations().capital_lost(p) => {
+                    reject("shopping/no-capital", format!("{} claims no capital it may use: it is paid nothing and buys nothing until it takes one back (ALT L4)", rs.power(p).id))
+                }
                 Some(p) => reject("action/not-your-turn", format!("{} has ended this phase already or is out of the game", rs.power(p).id)),
                 // Ending a phase in which nobody acts on their own (payday).
                 None if matches!(action, Action::EndPhase) && actors.is_empty() => Ok(self.state.turn),
@@ -328,6 +356,7 @@ impl Ctx<'_> {
             Action::Repair { at, count } => self.repair_factory(*at, *count),
             Action::Rocket { from, at } => self.rocket(*from, *at),
             Action::Purchase { units } => self.purchase(units),
+            Action::Move { units, route, .. } if !self.s.relocating.is_empty() => self.relocate_plane(units, route),
             Action::Move { units, route, .. } if self.by != self.s.turn => self.relocate_interceptors(units, route),
             Action::Move { units, route, transport, .. } if self.rs.options.free_movement => {
                 if self.s.phase != Phase::Turn {

@@ -351,4 +351,37 @@ impl Ctx<'_> {
         }
         Ok(())
     }
+
+    /// A defending plane flies to the landing its owner chose among its
+    /// nearest ones (ALT L40), by a shortest route clear of enemy units.
+    pub(crate) fn relocate_plane(&mut self, units: &[UnitId], route: &[SpaceId]) -> Result<(), RuleError> {
+        let [id] = units else {
+            return reject("move/relocate-one", "planes left without a ship are flown one at a time");
+        };
+        let Some(k) = self.s.relocating.iter().position(|(u, _)| u == id) else {
+            return reject("move/not-relocating", "that plane is not waiting to fly to a landing");
+        };
+        let choices = self.s.relocating[k].1.clone();
+        let Some(&to) = route.last() else { return reject("move/short-route", "name the route") };
+        if !choices.contains(&to) {
+            let names: Vec<&str> = choices.iter().map(|t| self.name(*t)).collect();
+            return reject("move/not-nearest", format!("the plane flies to one of its nearest landings: {} (ALT L40)", names.join(", ")));
+        }
+        let owner = self.s.unit(*id).unwrap().owner;
+        let rel = self.rel();
+        let from = self.s.unit(*id).unwrap().at;
+        let clear = route.first() == Some(&from)
+            && route.windows(2).all(|w| self.rs.map.adjacent(w[0], w[1]))
+            && route[1..route.len() - 1].iter().all(|t| rel.enemy_units(owner, *t).next().is_none() && !self.rs.map.space(*t).off_limits);
+        let left = self.stats(self.s.unit(*id).unwrap().kind).movement.saturating_sub(self.s.unit(*id).unwrap().moved);
+        if !clear || route.len() - 1 > left as usize {
+            return reject("move/relocate-route", "that route is not a flight the plane can make: adjacent spaces, none held by the enemy, within its moves");
+        }
+        let u = self.s.unit_mut(*id).unwrap();
+        u.at = to;
+        u.moved += (route.len() - 1) as u8;
+        self.s.relocating.remove(k);
+        self.events.push(Event::Moved { units: vec![*id], route: route.to_vec() });
+        Ok(())
+    }
 }
