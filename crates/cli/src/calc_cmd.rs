@@ -38,7 +38,8 @@ pub struct CalcArgs {
     /// Ruleset name: classic, europe (artillery, destroyers, two-hit
     /// battleships), anniversary-1941 or anniversary-1942 (cruisers,
     /// submarines striking first both ways, defenseless transports,
-    /// developments).
+    /// developments), alternative (infantry, ship, tank, plane: one hit
+    /// roll each).
     #[arg(long, default_value = "classic")]
     ruleset: String,
     /// The attacking land units come straight from transports: attacking

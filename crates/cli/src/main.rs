@@ -27,10 +27,14 @@ enum Command {
     /// Play a game of Axis & Allies in the terminal against the computer:
     /// classic, or another ruleset with --ruleset (docs/play.md).
     Play {
-        /// The ruleset of a new game: classic, europe, anniversary-1941 or
-        /// anniversary-1942 (a loaded game keeps its own).
+        /// The ruleset of a new game: classic, europe, anniversary-1941,
+        /// anniversary-1942 or alternative (a loaded game keeps its own).
         #[arg(long)]
         ruleset: Option<String>,
+        /// A rule option of a new game, NAME=VALUE, repeatable (README, "Rule
+        /// options"; e.g. --option teams=independent --option fair_buying=true).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
         /// The powers you play, comma-separated (e.g. russia,uk; or all, none);
         /// without it a first screen asks.
         #[arg(long)]
@@ -76,7 +80,7 @@ enum Command {
     /// Computer against computer: games of a ruleset (classic by default)
     /// from its standard position.
     Selfplay {
-        /// The ruleset: classic, europe, anniversary-1941 or anniversary-1942.
+        /// The ruleset: classic, europe, anniversary-1941, anniversary-1942 or alternative.
         #[arg(long, default_value = "classic")]
         ruleset: String,
         /// How many games.
@@ -112,7 +116,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play { ruleset, powers, seed, load, every_phase } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase }) {
+        Command::Play { ruleset, powers, seed, load, every_phase, options } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase, options }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("warboard play: {e}");

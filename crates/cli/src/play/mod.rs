@@ -38,6 +38,22 @@ pub struct PlayArgs {
     pub load: Option<PathBuf>,
     /// Stop at every phase, even those with nothing to decide.
     pub every_phase: bool,
+    /// Rule options of a new game, `NAME=VALUE` (VALUE as JSON, or a word).
+    pub options: Vec<String>,
+}
+
+/// Options as `NAME=VALUE`: the value read as JSON (`true`, `{...}`), or as
+/// a plain word (`teams=independent`).
+pub fn parse_options(list: &[String]) -> Result<std::collections::BTreeMap<String, serde_json::Value>, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for item in list {
+        let Some((name, value)) = item.split_once('=') else {
+            return Err(format!("--option takes NAME=VALUE (e.g. fair_buying=true), not `{}`", item.chars().take(60).collect::<String>()));
+        };
+        let value = serde_json::from_str(value.trim()).unwrap_or_else(|_| serde_json::Value::String(value.trim().to_string()));
+        out.insert(name.trim().to_string(), value);
+    }
+    Ok(out)
 }
 
 /// Plays until the person quits.
@@ -57,6 +73,9 @@ fn start(args: &PlayArgs) -> Result<App, String> {
             // The save names its ruleset; the powers are read against it.
             let record = save::load(path)?;
             let ruleset = record.game().ruleset.clone();
+            if !args.options.is_empty() {
+                return Err("--option does not go with --load: a saved game keeps its own options".into());
+            }
             if let Some(asked) = args.ruleset.as_deref() {
                 let asked_name = warboard_rules::ruleset(asked).map_err(|e| e.to_string())?.name.clone();
                 if asked_name != ruleset.name {
@@ -72,7 +91,8 @@ fn start(args: &PlayArgs) -> Result<App, String> {
             let name = args.ruleset.as_deref().unwrap_or("classic");
             let ruleset = warboard_rules::ruleset(name).map_err(|e| e.to_string())?;
             let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
-            let session = Session::new(name, args.seed.unwrap_or_else(seed_from_clock), humans.clone().unwrap_or_default())?;
+            let options = parse_options(&args.options)?;
+            let session = Session::with_options(name, options, args.seed.unwrap_or_else(seed_from_clock), humans.clone().unwrap_or_default())?;
             (session, humans.is_some())
         }
     };
@@ -137,16 +157,16 @@ mod tests {
 
     #[test]
     fn seed_and_load_do_not_mix() {
-        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")), every_phase: false };
+        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")), every_phase: false, options: Vec::new() };
         assert!(start(&args).err().is_some_and(|e| e.contains("--seed does not go with --load")));
-        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false };
+        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false, options: Vec::new() };
         let app = start(&args).expect("a new game starts");
         assert_eq!(app.session.humans(), &[false, true, false, false, false]);
     }
 
     #[test]
     fn a_europe_game_starts_saves_and_loads_with_its_ruleset() {
-        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None, every_phase: false };
+        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None, every_phase: false, options: Vec::new() };
         let mut app = start(&args).expect("a Europe game starts");
         assert_eq!(app.session.game().ruleset.name, "europe");
         // Europe's four powers: germany, russia, uk, usa.
@@ -160,6 +180,7 @@ mod tests {
             seed: None,
             load: Some(path.clone()),
             every_phase: false,
+            options: Vec::new(),
         };
         let loaded = start(&load(None, "uk")).expect("the Europe save loads without --ruleset");
         assert_eq!(loaded.session.game().ruleset.name, "europe");
@@ -169,7 +190,12 @@ mod tests {
         let refused = start(&load(Some("classic"), "uk")).err().expect("a Europe save is no classic game");
         assert!(refused.contains("is a europe game"), "{refused}");
         let _ = std::fs::remove_file(&path);
-        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None, every_phase: false };
+        let alt = PlayArgs { ruleset: Some("alternative".into()), powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false, options: vec!["teams=independent".into(), "axis_bonus_points=false".into()] };
+        let game = start(&alt).expect("an Alternative game with options starts");
+        assert_eq!(game.session.game().income(game.session.game().ruleset.power_by_name("germany").unwrap()), 32, "axis_bonus_points=false");
+        let bad = PlayArgs { options: vec!["teams".into()], ..alt };
+        assert!(start(&bad).err().unwrap().contains("NAME=VALUE"));
+        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None, every_phase: false, options: Vec::new() };
         assert!(start(&unknown).is_err());
     }
 }

@@ -42,8 +42,16 @@ pub struct Session {
 impl Session {
     /// A new game of the named ruleset (`classic`, `europe`) on its
     /// standard position, dice from `seed`.
+    #[cfg(test)]
     pub fn new(ruleset: &str, seed: u64, humans: Vec<bool>) -> Result<Session, String> {
-        let record = Record::new(Start::standard(ruleset, DiceMode::Seeded { seed })).map_err(|e| e.to_string())?;
+        Session::with_options(ruleset, Default::default(), seed, humans)
+    }
+
+    /// A new game with rule options (`--option`), by their documented names.
+    pub fn with_options(ruleset: &str, options: std::collections::BTreeMap<String, serde_json::Value>, seed: u64, humans: Vec<bool>) -> Result<Session, String> {
+        let mut start = Start::standard(ruleset, DiceMode::Seeded { seed });
+        start.options = options;
+        let record = Record::new(start).map_err(|e| e.to_string())?;
         let mut session = Session::resume(record, humans);
         session.log.clear();
         let (round, first) = (session.record.state().round, session.record.state().turn);
