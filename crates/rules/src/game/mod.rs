@@ -254,8 +254,7 @@ impl Game {
         }
         // Fair buying: once every nation has ended its buying, the nation
         // whose go it is puts down one unit (ALT L60).
-        if self.round_phase() && self.state.next_placer.is_some() {
-            let next = self.state.next_placer.unwrap();
+        if let Some(next) = self.state.next_placer.filter(|_| self.round_phase()) {
             return match (action, power) {
                 (Action::Place { .. }, Some(p)) if p == next => Ok(p),
                 (Action::Place { .. }, None) => Ok(next),
