@@ -42,6 +42,10 @@ impl Ctx<'_> {
             if route[0] != at && *route.last().unwrap() != at {
                 return reject("move/battle-open", format!("between battle rounds units move only into or out of {} (ALT L46)", self.name(at)));
             }
+            // Moving out is retreating: never a tank that landed from a ship.
+            if route[0] == at && units.iter().any(|id| self.s.unit(*id).is_some_and(|u| u.flags.unloaded)) {
+                return reject("move/amphibious-no-retreat", "tanks cannot retreat from an amphibious assault, moving out between rounds included (ALT L46)");
+            }
         }
         // Piggybacking: cargo to another ship in the zone, free (ALT L32).
         if route.len() == 2 && route[0] == route[1] {
