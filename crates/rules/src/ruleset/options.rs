@@ -338,6 +338,11 @@ pub struct RuleKnobs {
     pub random_turn_order: bool,
     pub assisting_teammates: bool,
     pub fair_buying: bool,
+    /// Canals (by their map name) whose two zones are one zone on the
+    /// printed board: a ship crosses between them without spending a move
+    /// (ALT L6: Panama "is drawn on the board as one sea zone and one
+    /// territory, therefore no moves are needed to cross over it").
+    pub canals_crossed_free: Vec<String>,
 }
 
 /// One group of the `combining_nations` option (ALT L58).
@@ -407,6 +412,7 @@ impl Default for RuleKnobs {
             random_turn_order: false,
             assisting_teammates: false,
             fair_buying: false,
+            canals_crossed_free: Vec::new(),
             submarine_escape: SubmarineEscape::WithdrawAfterRound,
             neutrals_impassable: false,
             capital_victory: CapitalVictory::TwoCapitals,

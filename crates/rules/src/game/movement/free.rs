@@ -114,7 +114,9 @@ impl Ctx<'_> {
         if let Some(t) = route.iter().find(|t| !self.rs.map.is_sea(**t)) {
             return reject("move/ship-on-land", format!("ships stay at sea: {} is land", self.name(*t)));
         }
-        let steps = (route.len() - 1) as u8;
+        // A canal drawn as one zone costs no move to cross (ALT L6: Panama).
+        let free = |a: SpaceId, b: SpaceId| self.rs.map.canal_between(a, b).is_some_and(|c| self.rs.options.canals_crossed_free.contains(&c.name));
+        let steps = route.windows(2).filter(|w| !free(w[0], w[1])).count() as u8;
         for id in units {
             if self.moves_left(*id) < steps {
                 let u = self.s.unit(*id).unwrap();
