@@ -66,7 +66,12 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
                 .unwrap();
             }
             writeln!(out).unwrap();
-            writeln!(out, "Turn order: {}", rs.turn.order.iter().map(|p| rs.power(*p).id.as_str()).collect::<Vec<_>>().join(", ")).unwrap();
+            if rs.options.turn_order_by_income {
+                // The Alternative rules: each payday orders the round.
+                writeln!(out, "Turn order: each round by the points paid at payday, most first, ties by dice (ALT L22)").unwrap();
+            } else {
+                writeln!(out, "Turn order: {}", rs.turn.order.iter().map(|p| rs.power(*p).id.as_str()).collect::<Vec<_>>().join(", ")).unwrap();
+            }
             writeln!(out, "Options: {}", rs.options.canonical()).unwrap();
         }
         Some(id) => {
