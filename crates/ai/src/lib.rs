@@ -121,5 +121,17 @@ pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dy
             }
         }
     }
-    GameOutcome { winner: game.state.winner.as_ref().and_then(|w| w.team.as_deref()).and_then(Side::parse), rounds: game.state.round, actions }
+    GameOutcome { winner: winning_side(game), rounds: game.state.round, actions }
+}
+
+/// The side that won: the winning team's, or, where nations play alone
+/// (Alternative's independent play), the printed side all the winners
+/// belong to.
+fn winning_side(game: &Game) -> Option<Side> {
+    let w = game.state.winner.as_ref()?;
+    if let Some(side) = w.team.as_deref().and_then(Side::parse) {
+        return Some(side);
+    }
+    let first = game.ruleset.side(*w.powers.first()?);
+    w.powers.iter().all(|p| game.ruleset.side(*p) == first).then_some(first)
 }

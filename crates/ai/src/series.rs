@@ -3,6 +3,8 @@
 
 use crate::{play_game, ComputerPlayer, GameOutcome, GreedyPlayer, Player, RandomPlayer};
 use std::str::FromStr;
+use std::sync::Arc;
+use warboard_rules::ruleset::Ruleset;
 use warboard_rules::{ruleset, Game, SeededDice, Side};
 
 /// Which player takes a side.
@@ -46,6 +48,12 @@ pub fn play_classic(seed: u64, axis: PlayerKind, allies: PlayerKind, max_rounds:
 /// and random players follow `seed`.
 pub fn play_ruleset(name: &str, seed: u64, axis: PlayerKind, allies: PlayerKind, max_rounds: u32) -> Result<GameOutcome, String> {
     let rs = ruleset(name).map_err(|e| e.to_string())?;
+    Ok(play_with(rs, seed, axis, allies, max_rounds))
+}
+
+/// One game of a ruleset as given (options already set, e.g. by
+/// [`Ruleset::with_options`]) from its standard position.
+pub fn play_with(rs: Arc<Ruleset>, seed: u64, axis: PlayerKind, allies: PlayerKind, max_rounds: u32) -> GameOutcome {
     let mut players: Vec<Box<dyn Player>> = rs
         .power_ids()
         .map(|p| {
@@ -55,5 +63,5 @@ pub fn play_ruleset(name: &str, seed: u64, axis: PlayerKind, allies: PlayerKind,
         .collect();
     let mut game = Game::standard(rs);
     let mut dice = SeededDice::new(seed);
-    Ok(play_game(&mut game, &mut players, &mut dice, max_rounds))
+    play_game(&mut game, &mut players, &mut dice, max_rounds)
 }

@@ -98,6 +98,9 @@ enum Command {
         /// Games still undecided after this many rounds count as draws.
         #[arg(long, default_value_t = 40)]
         rounds: u32,
+        /// A rule option, NAME=VALUE, as for `play` (repeatable).
+        #[arg(long = "option", value_name = "NAME=VALUE")]
+        options: Vec<String>,
     },
     /// The engine protocol on standard input and output: one JSON object per
     /// line each way (docs/protocol.md).
@@ -134,7 +137,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
-        Command::Selfplay { ruleset, games, axis, allies, seed, rounds } => selfplay_cmd::run(&ruleset, games, &axis, &allies, seed, rounds),
+        Command::Selfplay { ruleset, games, axis, allies, seed, rounds, options } => selfplay_cmd::run(&ruleset, &options, games, &axis, &allies, seed, rounds),
         Command::Engine => match engine_cmd::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

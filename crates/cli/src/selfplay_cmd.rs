@@ -3,10 +3,10 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use std::process::ExitCode;
 use std::time::Instant;
-use warboard_ai::series::{play_ruleset, PlayerKind};
+use warboard_ai::series::{play_with, PlayerKind};
 use warboard_rules::Side;
 
-pub fn run(ruleset: &str, games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> ExitCode {
+pub fn run(ruleset: &str, options: &[String], games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> ExitCode {
     let (axis_kind, allies_kind) = match (axis.parse::<PlayerKind>(), allies.parse::<PlayerKind>()) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
@@ -18,30 +18,25 @@ pub fn run(ruleset: &str, games: u64, axis: &str, allies: &str, seed: u64, round
         eprintln!("warboard selfplay: -n must be at least 1");
         return ExitCode::FAILURE;
     }
-    // An unknown ruleset is refused before the progress bar starts.
-    if let Err(e) = warboard_rules::ruleset(ruleset) {
-        eprintln!("warboard selfplay: {e}");
-        return ExitCode::FAILURE;
-    }
+    // An unknown ruleset or option is refused before the progress bar starts.
+    let rs = match with_options(ruleset, options) {
+        Ok(rs) => rs,
+        Err(e) => {
+            eprintln!("warboard selfplay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let bar = ProgressBar::new(games);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise}  {msg}").expect("valid template"));
     let (mut axis_wins, mut allies_wins, mut draws, mut total_rounds) = (0u64, 0u64, 0u64, 0u64);
     let start = Instant::now();
     for k in 0..games {
-        match play_ruleset(ruleset, seed + k, axis_kind, allies_kind, rounds) {
-            Ok(o) => {
-                total_rounds += o.rounds.min(rounds) as u64;
-                match o.winner {
-                    Some(Side::Axis) => axis_wins += 1,
-                    Some(Side::Allies) => allies_wins += 1,
-                    None => draws += 1,
-                }
-            }
-            Err(e) => {
-                bar.abandon();
-                eprintln!("warboard selfplay: {e}");
-                return ExitCode::FAILURE;
-            }
+        let o = play_with(rs.clone(), seed + k, axis_kind, allies_kind, rounds);
+        total_rounds += o.rounds.min(rounds) as u64;
+        match o.winner {
+            Some(Side::Axis) => axis_wins += 1,
+            Some(Side::Allies) => allies_wins += 1,
+            None => draws += 1,
         }
         bar.set_message(format!("axis {axis_wins}  allies {allies_wins}  undecided {draws}"));
         bar.inc(1);
@@ -49,11 +44,28 @@ pub fn run(ruleset: &str, games: u64, axis: &str, allies: &str, seed: u64, round
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let pct = |n: u64| 100.0 * n as f64 / games as f64;
-    println!("{games} {ruleset} games, axis: {axis}, allies: {allies}, at most {rounds} rounds, seeds {seed}..{}", seed + games - 1);
+    let with = if options.is_empty() { String::new() } else { format!(" with {}", options.join(", ")) };
+    println!("{games} {ruleset} games{with}, axis: {axis}, allies: {allies}, at most {rounds} rounds, seeds {seed}..{}", seed + games - 1);
     println!("axis wins:    {axis_wins:>5} ({:.1}%)", pct(axis_wins));
     println!("allies wins:  {allies_wins:>5} ({:.1}%)", pct(allies_wins));
     println!("undecided:    {draws:>5} ({:.1}%)", pct(draws));
     println!("average rounds: {:.1}", total_rounds as f64 / games as f64);
     println!("games per second: {:.1} ({:.1} ms a game)", games as f64 / secs, 1000.0 * secs / games as f64);
     ExitCode::SUCCESS
+}
+
+/// The ruleset with the options given as `NAME=VALUE` (as for `play`).
+fn with_options(ruleset: &str, options: &[String]) -> Result<std::sync::Arc<warboard_rules::ruleset::Ruleset>, String> {
+    let rs = warboard_rules::ruleset(ruleset).map_err(|e| e.to_string())?;
+    if options.is_empty() {
+        return Ok(rs);
+    }
+    let parsed = crate::play::parse_options(options)?;
+    let mut values = Vec::new();
+    for (name, value) in parsed {
+        let v: toml::Value = serde_json::from_value(value).map_err(|e| format!("option {name}: {e}"))?;
+        values.push((name, v));
+    }
+    let rs = rs.with_options(values.iter().map(|(k, v)| (k.as_str(), v))).map_err(|e| e.to_string())?;
+    Ok(std::sync::Arc::new(rs))
 }
