@@ -11,13 +11,16 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use warboard_rules::battle;
-use warboard_rules::SpaceId;
+use warboard_rules::{Game, PowerId, SpaceId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Screen {
     /// The first screen: which powers the person plays.
     PickPowers,
     Game,
+    /// Simultaneous shopping with two or more nations at one keyboard: the
+    /// screen is covered while it passes to this nation's player.
+    Handover(PowerId),
 }
 
 /// Where typed characters go.
@@ -55,6 +58,12 @@ pub struct App {
     pub quit: bool,
     /// `quit` was refused once for unsaved actions; the next one leaves.
     quit_asked: bool,
+    /// The nation whose player has the keyboard in a round's shopping:
+    /// the screen shows what that player may see.
+    pub viewer: Option<PowerId>,
+    /// The position as the viewer may see it, made before each frame
+    /// (`None`: the whole game is shown).
+    view: Option<Game>,
 }
 
 impl App {
@@ -77,12 +86,43 @@ impl App {
             log_scroll: 0,
             quit: false,
             quit_asked: false,
+            viewer: None,
+            view: None,
+        }
+    }
+
+    /// The game as the screen shows it: during simultaneous shopping, the
+    /// other nations' purchases are left out (ALT L20).
+    pub fn shown(&self) -> &Game {
+        self.view.as_ref().unwrap_or(self.session.game())
+    }
+
+    /// Makes the view for the next frame.
+    pub fn refresh_view(&mut self) {
+        self.view = self.session.view_for(self.viewer);
+    }
+
+    /// In simultaneous shopping the keyboard goes to the nation that acts
+    /// now; where several nations are the person's, the screen is covered
+    /// until the next player is ready.
+    fn hand_over(&mut self) {
+        if self.screen != Screen::Game || !self.session.shopping_is_secret() {
+            return;
+        }
+        let Some(p) = self.session.actor().filter(|p| self.session.is_human(*p)) else { return };
+        if self.viewer == Some(p) {
+            return;
+        }
+        if self.session.human_shoppers() >= 2 {
+            self.screen = Screen::Handover(p);
+        } else {
+            self.viewer = Some(p);
         }
     }
 
     /// The spaces the panel lists now.
     pub fn spaces(&self) -> Vec<SpaceId> {
-        board::matching(self.session.game(), &self.filter)
+        board::matching(self.shown(), &self.filter)
     }
 
     pub fn selected_space(&self) -> Option<SpaceId> {
@@ -106,6 +146,7 @@ impl App {
             self.log_scroll = 0;
             self.focus_on_battle();
         }
+        self.hand_over();
         played
     }
 
@@ -140,6 +181,13 @@ impl App {
         match self.screen {
             Screen::PickPowers => self.pick_key(key),
             Screen::Game => self.game_key(key),
+            Screen::Handover(p) => {
+                if key.code == KeyCode::Enter {
+                    self.viewer = Some(p);
+                    self.screen = Screen::Game;
+                    self.message = Some(Message::Info(format!("{} shops: the other nations' purchases stay hidden until all are done", self.session.power_name(p))));
+                }
+            }
         }
     }
 
@@ -315,6 +363,7 @@ impl App {
             }
             Err(e) => self.message = Some(Message::Error(e)),
         }
+        self.hand_over();
     }
 
     /// Replaces the game with a saved one; the person keeps their powers.
@@ -330,10 +379,11 @@ impl App {
     }
 
     /// The log lines to show in `height` rows, honouring the scroll-back.
-    pub fn visible_log(&self, height: usize) -> &[LogLine] {
-        let log = self.session.log();
+    /// Lines sealed for another nation's shopping are left out.
+    pub fn visible_log(&self, height: usize) -> Vec<&LogLine> {
+        let log: Vec<&LogLine> = self.session.log().iter().filter(|l| self.session.may_read(l, self.viewer)).collect();
         let end = log.len().saturating_sub(self.log_scroll);
-        &log[end.saturating_sub(height)..end]
+        log[end.saturating_sub(height)..end].to_vec()
     }
 
     /// A line for the status bar about the message, when there is none.
@@ -474,5 +524,61 @@ mod tests {
             }
         }
         assert_eq!(app.session.actor().map(|p| app.session.power_name(p).to_string()).as_deref(), Some("germany"));
+    }
+
+    /// Two nations at one keyboard in Alternative's simultaneous shopping
+    /// (ALT L20): the screen is covered between them, and neither sees the
+    /// other's purchases or placements until both are done.
+    #[test]
+    fn simultaneous_shopping_hides_each_nations_purchases() {
+        let humans = vec![false, false, true, false, true];
+        let mut app = App::new(Session::new("alternative", 1, humans).expect("a game starts"), true);
+        let name = |app: &App, p: PowerId| app.session.power_name(p).to_string();
+        for _ in 0..200 {
+            if !app.tick(Duration::from_millis(200)) && app.session.actor().is_some_and(|p| app.session.is_human(p)) {
+                break;
+            }
+        }
+        if app.session.game().state.phase == Phase::Payday {
+            type_line(&mut app, "end");
+        }
+        assert_eq!(app.session.game().state.phase, Phase::Shopping);
+        let Screen::Handover(first) = app.screen else { panic!("no handover screen: {:?}", app.screen) };
+        app.handle_key(key(KeyCode::Enter));
+        assert_eq!(app.screen, Screen::Game);
+        let first_name = name(&app, first);
+        let home = app.session.game().ruleset.map.name(app.session.game().ruleset.power(first).capital.unwrap()).to_string();
+        type_line(&mut app, "buy 3 inf");
+        type_line(&mut app, &format!("place 3 inf {home}"));
+        assert!(app.message.as_ref().is_some_and(|m| matches!(m, Message::Info(_))), "{:?}", app.message);
+        type_line(&mut app, "end");
+        for _ in 0..200 {
+            if !app.tick(Duration::from_millis(200)) {
+                break;
+            }
+        }
+        let Screen::Handover(second) = app.screen else { panic!("no handover to the second nation: {:?}", app.screen) };
+        assert_ne!(first, second);
+        app.handle_key(key(KeyCode::Enter));
+        app.refresh_view();
+        // The second player sees neither the first's purchase in the log nor
+        // its new infantry on the board.
+        let log: Vec<String> = app.visible_log(500).iter().map(|l| l.text.clone()).collect();
+        assert!(!log.iter().any(|l| l.contains(&first_name) && (l.contains("buys") || l.contains("places"))), "{log:?}");
+        let at = app.session.game().ruleset.power(first).capital.unwrap();
+        let count = |g: &Game| g.state.units.iter().filter(|u| u.at == at && u.owner == first).count();
+        assert_eq!(count(app.session.game()), count(app.shown()) + 3);
+        // Once every nation has shopped, all is shown.
+        type_line(&mut app, "end");
+        for _ in 0..200 {
+            if !app.tick(Duration::from_millis(200)) {
+                break;
+            }
+        }
+        assert_ne!(app.session.game().state.phase, Phase::Shopping);
+        app.refresh_view();
+        assert_eq!(count(app.session.game()), count(app.shown()));
+        let log: Vec<String> = app.visible_log(500).iter().map(|l| l.text.clone()).collect();
+        assert!(log.iter().any(|l| l.contains(&first_name) && l.contains("3 inf")), "{log:?}");
     }
 }

@@ -23,10 +23,27 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
         frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         return;
     }
+    app.refresh_view();
     match app.screen {
         Screen::PickPowers => draw_picker(frame, app, area),
         Screen::Game => draw_game(frame, app, area),
+        Screen::Handover(p) => draw_handover(frame, app, p, area),
     }
+}
+
+/// The covered screen between two nations' shopping at one keyboard.
+fn draw_handover(frame: &mut Frame, app: &App, p: warboard_rules::PowerId, area: Rect) {
+    let name = app.session.game().ruleset.power(p).name.clone();
+    let text = vec![
+        Line::styled(format!("Pass the keyboard to the player of {name}."), Style::new().add_modifier(Modifier::BOLD)),
+        Line::raw(""),
+        Line::raw("Every nation shops at once this round (Alternative rules): nobody sees what the others buy"),
+        Line::raw("or where they put it until all are done."),
+        Line::raw(""),
+        Line::raw(format!("Press Enter when only {name}'s player is looking.")),
+    ];
+    let block = titled(format!(" shopping: {name} ")).style(Style::new().fg(power_color(app.session.game(), Some(p))));
+    frame.render_widget(Paragraph::new(text).block(block).wrap(Wrap { trim: true }), area);
 }
 
 /// A colour per power (the board's colours, as near as a terminal gets).
@@ -48,7 +65,7 @@ fn titled(title: String) -> Block<'static> {
 }
 
 fn draw_picker(frame: &mut Frame, app: &App, area: Rect) {
-    let game = app.session.game();
+    let game = app.shown();
     let mut lines = vec![
         Line::styled(
             format!("{} (seed {})", game.ruleset.title, app.session.seed().unwrap_or(0)),
@@ -107,7 +124,7 @@ fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let session = &app.session;
-    let game = session.game();
+    let game = app.shown();
     let s = &game.state;
     let turn = s.turn;
     let mut parts = vec![
@@ -146,7 +163,7 @@ fn draw_spaces(frame: &mut Frame, app: &mut App, area: Rect) {
     if app.cursor >= spaces.len() {
         app.cursor = spaces.len().saturating_sub(1);
     }
-    let game = app.session.game();
+    let game = app.shown();
     let items: Vec<ListItem> = spaces
         .iter()
         .map(|at| {
@@ -174,7 +191,7 @@ fn draw_spaces(frame: &mut Frame, app: &mut App, area: Rect) {
 }
 
 fn draw_detail(frame: &mut Frame, app: &App, area: Rect) {
-    let game = app.session.game();
+    let game = app.shown();
     let Some(at) = app.selected_space() else {
         frame.render_widget(Paragraph::new("no space matches the filter").block(titled(" detail ".into())), area);
         return;
@@ -188,7 +205,7 @@ fn draw_detail(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_income(frame: &mut Frame, app: &App, area: Rect) {
-    let game = app.session.game();
+    let game = app.shown();
     let bars: Vec<Bar> = game
         .ruleset
         .power_ids()

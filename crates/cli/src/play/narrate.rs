@@ -37,6 +37,17 @@ pub struct LogLine {
     /// be added to: the computer moves and places one unit at a time, and
     /// "russia places 8 inf at LEN" reads better than eight lines.
     pub group: Option<UnitGroup>,
+    /// A line about one nation's shopping while the round's shopping is
+    /// still on (Alternative: everybody shops at once, ALT L20): shown only
+    /// to that nation's player until every nation is done.
+    pub sealed: Option<Seal>,
+}
+
+/// Whose shopping a sealed line tells, and in which round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seal {
+    pub round: u32,
+    pub power: warboard_rules::PowerId,
 }
 
 /// "{head} {units}{tail}": a line whose units can be added up.
@@ -49,18 +60,18 @@ pub struct UnitGroup {
 
 impl LogLine {
     pub fn new(kind: LineKind, text: impl Into<String>) -> LogLine {
-        LogLine { kind, text: text.into(), group: None }
+        LogLine { kind, text: text.into(), group: None, sealed: None }
     }
 
     fn grouped(kind: LineKind, head: String, units: Vec<(UnitType, u32)>, tail: String) -> LogLine {
         let text = format!("{head} {}{tail}", counts_text(&units));
-        LogLine { kind, text, group: Some(UnitGroup { head, tail, units }) }
+        LogLine { kind, text, group: Some(UnitGroup { head, tail, units }), sealed: None }
     }
 
     /// Adds `next` to this line if both are of one group; says whether it did.
     pub fn absorb(&mut self, next: &LogLine) -> bool {
         let (Some(mine), Some(theirs)) = (&mut self.group, &next.group) else { return false };
-        if self.kind != next.kind || mine.head != theirs.head || mine.tail != theirs.tail {
+        if self.kind != next.kind || self.sealed != next.sealed || mine.head != theirs.head || mine.tail != theirs.tail {
             return false;
         }
         mine.units.extend(theirs.units.iter().copied());

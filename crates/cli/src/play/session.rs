@@ -3,7 +3,7 @@
 //! whole flow of a game can be tested directly.
 
 use super::command::Order;
-use super::narrate::{describe, LineKind, LogLine};
+use super::narrate::{describe, LineKind, LogLine, Seal};
 use super::vocabulary::{action_to_format, order_to_format};
 use super::{odds, save};
 use std::path::Path;
@@ -11,7 +11,7 @@ use warboard_ai::{ComputerPlayer, Player};
 use warboard_record::{ApplyError, DiceMode, Origin, Record, Start};
 use warboard_rules::battle::BattleResult;
 use warboard_rules::game::Actor;
-use warboard_rules::{Action, Game, Phase, PowerId, RuleError};
+use warboard_rules::{Action, Game, GameState, Phase, PowerId, RuleError};
 
 /// Refusals in a row after which a computer player is moved on with the
 /// default action (as `warboard_ai::play_game` does).
@@ -37,6 +37,9 @@ pub struct Session {
     /// Phases in which the person has nothing to decide pass by themselves
     /// (issue 15, point 7), unless this asks to stop at every phase.
     pass_idle_phases: bool,
+    /// The position when this round's shopping began (Alternative): what
+    /// each player may see of the others until all have shopped.
+    shopping_start: Option<GameState>,
 }
 
 impl Session {
@@ -80,6 +83,7 @@ impl Session {
             computer_stuck: false,
             saved_len,
             pass_idle_phases: false,
+            shopping_start: None,
         }
     }
 
@@ -244,6 +248,7 @@ impl Session {
     /// as the rules core resolved it.
     fn apply(&mut self, action: &serde_json::Value, by: Origin) -> Result<Action, String> {
         let before = self.record.state().clone();
+        let acting = self.actor();
         let resolved = self.record.resolve(action).map_err(|e| e.to_string())?;
         let odds_line = self.odds_before_fighting(&resolved);
         let entry = self.record.apply(action, by).map_err(|e| e.to_string())?;
@@ -251,11 +256,75 @@ impl Session {
         if let Some(line) = odds_line {
             self.push(line);
         }
+        // Shopping for the whole round at once: each nation's lines are
+        // sealed until all are done (ALT L20), against the position as the
+        // shopping began.
+        let shopping = before.phase == Phase::Shopping;
+        let seal = match (shopping, acting) {
+            (true, Some(power)) => Some(Seal { round: before.round, power }),
+            _ => None,
+        };
+        if shopping && self.shopping_start.as_ref().is_none_or(|s| s.round != before.round) {
+            self.shopping_start = Some(before.clone());
+        }
         let lines = describe(&self.game().ruleset, &before, self.record.state(), &resolved, &events);
-        for line in lines {
+        for mut line in lines {
+            line.sealed = seal;
             self.push(line);
         }
+        if shopping && self.record.state().phase != Phase::Shopping {
+            self.note("every nation has shopped: the purchases are shown");
+        }
         Ok(resolved)
+    }
+
+    /// Whether the round's shopping is on now (Alternative), with its
+    /// purchases hidden from all but the nation that made them.
+    pub fn shopping_is_secret(&self) -> bool {
+        self.game().state.phase == Phase::Shopping
+    }
+
+    /// Whether the person at the keyboard, playing `viewer`, may read `line`.
+    pub fn may_read(&self, line: &LogLine, viewer: Option<PowerId>) -> bool {
+        match line.sealed {
+            Some(seal) => !self.shopping_is_secret() || seal.round != self.game().state.round || Some(seal.power) == viewer,
+            None => true,
+        }
+    }
+
+    /// The nations the person plays that take part in this round's
+    /// shopping: where two or more share the keyboard, each is handed it in
+    /// turn.
+    pub fn human_shoppers(&self) -> usize {
+        let g = self.game();
+        g.ruleset.power_ids().filter(|p| self.is_human(*p) && g.ruleset.plays(*p) && !g.state.eliminated.contains(p)).count()
+    }
+
+    /// The position as `viewer`'s player may see it during the round's
+    /// shopping: the other nations' new units, points and units waiting to
+    /// be placed as they were when shopping began. `None` outside shopping.
+    pub fn view_for(&self, viewer: Option<PowerId>) -> Option<Game> {
+        if !self.shopping_is_secret() {
+            return None;
+        }
+        let start = self.shopping_start.as_ref().filter(|s| s.round == self.game().state.round)?;
+        let mut view = self.game().clone();
+        let s = &mut view.state;
+        s.units.retain(|u| Some(u.owner) == viewer || start.unit(u.id).is_some());
+        for p in view.ruleset.power_ids() {
+            if Some(p) != viewer {
+                s.ipcs[p.index()] = start.ipcs[p.index()];
+                match start.unplaced.get(&p) {
+                    Some(m) => {
+                        s.unplaced.insert(p, m.clone());
+                    }
+                    None => {
+                        s.unplaced.remove(&p);
+                    }
+                }
+            }
+        }
+        Some(view)
     }
 
     /// The odds of a battle about to be fought for the first time.
