@@ -126,10 +126,13 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let session = &app.session;
     let game = app.shown();
     let s = &game.state;
-    let turn = s.turn;
+    // In a phase of the whole round (Alternative payday and shopping) the
+    // nation at the keyboard is the one that counts, not the turn's.
+    let round_phase = game.round_phase();
+    let turn = if round_phase { session.actor().unwrap_or(s.turn) } else { s.turn };
     let mut parts = vec![
         format!("round {}", s.round),
-        format!("{}'s turn", session.power_name(turn)),
+        if round_phase { "every nation".to_string() } else { format!("{}'s turn", session.power_name(turn)) },
         s.phase.name().replace('_', " "),
         format!("bank {} IPCs", s.ipcs[turn.index()]),
         format!("income {}", game.income(turn)),

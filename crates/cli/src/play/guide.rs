@@ -183,10 +183,38 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         Phase::Income => {
             out.push(format!("end: collect {} IPCs (bank {bank})", game.income(p)));
         }
-        // The Alternative round's phases come with that ruleset (issue 13).
-        Phase::Payday | Phase::Shopping | Phase::Turn => out.push("end: finish this phase".into()),
+        // The Alternative round (ALT L18–46).
+        Phase::Payday => out.push("end: every nation is paid; on to shopping".into()),
+        Phase::Shopping => shopping_choices(game, p, bank, out),
+        Phase::Turn => {
+            out.push("move 2 tank UKR CAU: up to each unit's moves; into enemy units starts a battle".into());
+            out.push("  board a ship: move 1 inf GER NOR; land: move 1 inf NOR NWY".into());
+            out.push("battle CAU: fight a round; resolve CAU: fight it out".into());
+            battles_list(game, out);
+            out.push("end: end the turn (no space may be shared with the enemy)".into());
+        }
     }
     patriotic_war(game, p, out);
+}
+
+/// Alternative shopping: every nation buys and puts its units down at once
+/// (ALT L20–26; fair buying: one unit at a time, in turn).
+fn shopping_choices(game: &Game, p: PowerId, bank: i32, out: &mut Vec<String>) {
+    let rs = &game.ruleset;
+    let s = &game.state;
+    let prices: Vec<String> = rs.unit_types().filter(|u| u.buyable).map(|u| format!("{} {}", short(u.kind), u.cost)).collect();
+    out.push(format!("buy 3 inf 1 tank ... (bank {bank} points; {})", prices.join(", ")));
+    let waiting: Vec<(UnitType, u32)> = s.unplaced.get(&p).map(|m| m.iter().filter(|(_, n)| **n > 0).map(|(k, n)| (*k, *n)).collect()).unwrap_or_default();
+    if !waiting.is_empty() {
+        out.push(format!("  to place: {}", counts_text(&waiting)));
+        if rs.options.fair_buying {
+            out.push("place 1 inf GER: one unit at a time, when it is your turn to place".into());
+        } else {
+            out.push("place 2 inf GER: on a territory you claim; ships in a sea zone next to one".into());
+        }
+        out.push("  planes on a territory you claim or aboard your ship there".into());
+    }
+    out.push("end: done shopping (the others' purchases are shown when all are done)".into());
 }
 
 /// Europe's Soviet Patriotic War: where allied land and air units stand in

@@ -147,6 +147,10 @@ impl Teller<'_> {
             Event::PhaseStarted { power, phase, round } => {
                 if *phase == Phase::Research {
                     (LineKind::Turn, format!("== round {round}: {} ==", self.power(*power)))
+                } else if self.rs.turn.round_phases.contains(phase) {
+                    // A phase of the whole round (Alternative payday and
+                    // shopping): every nation's, not one power's.
+                    (LineKind::Phase, format!("-- round {round}: {} (every nation)", phase.name().replace('_', " ")))
                 } else {
                     (LineKind::Phase, format!("-- {} {}", self.power(*power), phase.name().replace('_', " ")))
                 }

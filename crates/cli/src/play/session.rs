@@ -61,7 +61,9 @@ impl Session {
         let first = session.power_name(first).to_string();
         let name = session.game().ruleset.name.clone();
         session.push(LogLine::new(LineKind::Note, format!("new {name} game, seed {seed}")));
-        session.push(LogLine::new(LineKind::Turn, format!("== round {round}: {first} ==")));
+        // Alternative rounds start with every nation's payday, not a turn.
+        let heading = if session.game().ruleset.turn.round_phases.is_empty() { format!("== round {round}: {first} ==") } else { format!("== round {round} ==") };
+        session.push(LogLine::new(LineKind::Turn, heading));
         Ok(session)
     }
 
@@ -268,11 +270,17 @@ impl Session {
             self.shopping_start = Some(before.clone());
         }
         let lines = describe(&self.game().ruleset, &before, self.record.state(), &resolved, &events);
+        let mut revealed = !(shopping && self.record.state().phase != Phase::Shopping);
         for mut line in lines {
+            // The reveal comes before the next phase's heading.
+            if !revealed && matches!(line.kind, LineKind::Phase | LineKind::Turn) {
+                self.note("every nation has shopped: the purchases are shown");
+                revealed = true;
+            }
             line.sealed = seal;
             self.push(line);
         }
-        if shopping && self.record.state().phase != Phase::Shopping {
+        if !revealed {
             self.note("every nation has shopped: the purchases are shown");
         }
         Ok(resolved)
