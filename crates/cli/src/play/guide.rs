@@ -42,10 +42,17 @@ fn battle_choices(game: &Game, decision: Decision, out: &mut Vec<String>) {
     let Some(i) = battle::current(s) else { return };
     let at = game.ruleset.map.name(s.battles[i].at).to_string();
     match decision {
-        Decision::Casualties { hits, candidates, .. } => {
+        Decision::Casualties { side, hits, candidates, choice } => {
             let kinds: Vec<_> = candidates.iter().filter_map(|id| s.unit(*id)).map(|u| (u.kind, 1)).collect();
             out.push(format!("battle at {at}: take {hits} casualt{} from {}", if hits == 1 { "y" } else { "ies" }, counts_text(&kinds)));
-            out.push("  cas 2 inf 1 arm (or ids: cas u17 u18)".into());
+            // The example is this battle's own default choice (issue 15,
+            // point 8), by kind and by unit name.
+            let picked = battle::default_casualties(&game.ruleset, s, &choice, side == battle::BattleSide::Attacker);
+            let by_kind: Vec<_> = picked.iter().filter_map(|id| s.unit(*id)).map(|u| (u.kind, 1)).collect();
+            let names: Vec<String> = picked.iter().map(|id| format!("u{}", id.0)).collect();
+            if !picked.is_empty() {
+                out.push(format!("  cas {} (or by name: cas {})", counts_text(&by_kind), names.join(" ")));
+            }
         }
         Decision::AttackerSubmarines | Decision::DefenderSubmarines => {
             out.push(format!("battle at {at}: your submarines may submerge or withdraw"));
@@ -327,5 +334,24 @@ mod tests {
     fn the_computers_turn_says_so() {
         let s = Session::new("classic", 1, vec![false, true, false, false, false]).expect("a game starts");
         assert_eq!(lines(&s), vec!["The computer is playing russia...".to_string()]);
+    }
+
+    #[test]
+    fn the_casualty_example_names_this_battles_units() {
+        // Issue 15, point 8: Germany defends against Russia's first attack;
+        // the example lists units that are in the battle.
+        let mut s = Session::new("classic", 1, vec![false, true, false, false, false]).expect("a game starts");
+        while s.step_computer() {}
+        let game = s.game();
+        let Some((_, Decision::Casualties { candidates, .. })) = battle::decision(&game.ruleset, &game.state) else {
+            panic!("Germany is asked for casualties first");
+        };
+        let text = lines(&s).join("\n");
+        let example = text.lines().find(|l| l.trim_start().starts_with("cas ")).unwrap_or_else(|| panic!("no example: {text}"));
+        let names = example.split("cas ").last().unwrap().trim_end_matches(')');
+        for name in names.split_whitespace() {
+            let id: u32 = name.trim_start_matches('u').parse().unwrap();
+            assert!(candidates.iter().any(|c| c.0 == id), "{name} is not in the battle: {text}");
+        }
     }
 }

@@ -397,8 +397,16 @@ impl Session {
 
     /// Takes back the person's last action of the phase.
     pub fn undo(&mut self) -> Result<(), String> {
+        let undone_state = self.record.state().clone();
         let entry = self.record.undo().map_err(|e| e.to_string())?;
-        self.note(format!("undone: {}", entry.action));
+        // Told in the log's own words (issue 15, point 5), not as JSON.
+        let told: Vec<String> = describe(&self.game().ruleset, self.record.state(), &undone_state, &entry.resolved, &entry.events)
+            .into_iter()
+            .filter(|l| !matches!(l.kind, LineKind::Phase | LineKind::Turn))
+            .map(|l| l.text)
+            .collect();
+        let what = if told.is_empty() { "the last action".to_string() } else { told.join("; ") };
+        self.note(format!("undone: {what}"));
         Ok(())
     }
 
@@ -580,6 +588,17 @@ mod tests {
         order(&mut s, "resolve LEN").expect("the battle is fought");
         assert!(s.log().iter().any(|l| l.kind == LineKind::Dice));
         assert!(s.log().iter().any(|l| l.text.starts_with("battle at LEN ends")), "{:?}", s.log());
+    }
+
+    #[test]
+    fn undo_is_told_in_words() {
+        // Issue 15, point 5: the log tells what was taken back, not JSON.
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
+        order(&mut s, "end").expect("research ends");
+        order(&mut s, "buy 2 inf").expect("two infantry are affordable");
+        s.undo().expect("the purchase is taken back");
+        let last = &s.log().last().unwrap().text;
+        assert_eq!(last, "undone: russia buys 2 inf for 6 IPCs");
     }
 
     #[test]
