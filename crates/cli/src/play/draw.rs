@@ -153,8 +153,13 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         }
         (None, None) => {}
     }
+    // The seed goes last, and only where it fits whole (issue 15, point
+    // 11): the log's first line has it too.
     if let Some(seed) = session.seed() {
-        parts.push(format!("seed {seed}"));
+        let with = format!(" {} | seed {seed}", parts.join(" | "));
+        if with.chars().count() <= area.width as usize {
+            parts.push(format!("seed {seed}"));
+        }
     }
     let style = Style::new().bg(power_color(game, Some(turn))).fg(Color::Black).add_modifier(Modifier::BOLD);
     frame.render_widget(Paragraph::new(format!(" {}", parts.join(" | "))).style(style), area);
