@@ -40,6 +40,9 @@ pub struct Session {
     /// The position when this round's shopping began (Alternative): what
     /// each player may see of the others until all have shopped.
     shopping_start: Option<GameState>,
+    /// The record's length when an `end` that loses units was refused once:
+    /// the same `end` again, with nothing done between, goes ahead.
+    end_warned_at: Option<usize>,
 }
 
 impl Session {
@@ -86,6 +89,7 @@ impl Session {
             saved_len,
             pass_idle_phases: false,
             shopping_start: None,
+            end_warned_at: None,
         }
     }
 
@@ -217,6 +221,15 @@ impl Session {
         if !self.is_human(p) {
             return Err(format!("it is {}'s decision, and the computer plays {}", self.power_name(p), self.power_name(p)));
         }
+        // Nothing lost without consent (issue 15, point 1): an `end` that
+        // destroys units names them and waits for a second `end`.
+        if matches!(order, Order::EndPhase) && self.end_warned_at != Some(self.record.log().len()) {
+            if let Some(loss) = self.lost_if_phase_ends(p) {
+                self.end_warned_at = Some(self.record.log().len());
+                let phase = self.game().state.phase.name().replace('_', " ");
+                return Err(format!("ending {phase} now loses {loss}: type `end` again to go ahead, or move them first"));
+            }
+        }
         let side = self.game().ruleset.side(p).name();
         let action = self.acting_as(order_to_format(order, self.game(), side), p);
         let resolved = self.apply(&action, Origin::Client)?;
@@ -232,6 +245,35 @@ impl Session {
         }
         self.pass_idle();
         Ok(())
+    }
+
+    /// What `p` would lose if the phase ended now, in words ("2 fighters at
+    /// EEU, 3 infantry not placed"), tried on a copy of the game.
+    fn lost_if_phase_ends(&self, p: PowerId) -> Option<String> {
+        let before = self.game();
+        let mut after = before.clone();
+        let by = before.round_phase().then_some(p);
+        after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
+        let rs = &before.ruleset;
+        let mut lost: Vec<(warboard_rules::UnitType, warboard_rules::SpaceId, u64)> = Vec::new();
+        for u in before.state.units.iter().filter(|u| u.owner == p && after.state.unit(u.id).is_none()) {
+            match lost.iter_mut().find(|(k, at, _)| *k == u.kind && *at == u.at) {
+                Some(e) => e.2 += 1,
+                None => lost.push((u.kind, u.at, 1)),
+            }
+        }
+        let mut parts: Vec<String> = lost.iter().map(|(k, at, n)| format!("{} at {}", k.count_words(*n), rs.map.name(*at))).collect();
+        // Units bought and not placed, where the rules do not keep them.
+        let waiting = |g: &Game| -> u64 {
+            let bought: u64 = if g.state.turn == p { g.state.purchased.values().map(|n| *n as u64).sum() } else { 0 };
+            bought + g.state.unplaced.get(&p).map_or(0, |m| m.values().map(|n| *n as u64).sum())
+        };
+        let appeared = after.state.units.iter().filter(|u| u.owner == p && before.state.unit(u.id).is_none()).count() as u64;
+        let gone = waiting(before).saturating_sub(waiting(&after)).saturating_sub(appeared);
+        if gone > 0 {
+            parts.push(format!("{} bought and not placed", if gone == 1 { "1 unit".to_string() } else { format!("{gone} units") }));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 
     /// In a phase of the whole round (Alternative payday and shopping)
@@ -588,6 +630,26 @@ mod tests {
         order(&mut s, "resolve LEN").expect("the battle is fought");
         assert!(s.log().iter().any(|l| l.kind == LineKind::Dice));
         assert!(s.log().iter().any(|l| l.text.starts_with("battle at LEN ends")), "{:?}", s.log());
+    }
+
+    #[test]
+    fn an_end_that_loses_units_names_them_and_waits_for_a_second_end() {
+        // Issue 15, point 1: nothing lost without consent.
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
+        order(&mut s, "end").expect("research ends");
+        order(&mut s, "buy 2 inf").expect("two infantry are affordable");
+        for _ in 0..10 {
+            if s.game().state.phase == Phase::Place {
+                break;
+            }
+            order(&mut s, "end").expect("the phases before placement end");
+        }
+        assert_eq!(s.game().state.phase, Phase::Place);
+        let warned = order(&mut s, "end").expect_err("ending placement would lose the infantry");
+        assert!(warned.contains("2 units bought and not placed"), "{warned}");
+        assert_eq!(s.game().state.phase, Phase::Place, "the first end changes nothing");
+        order(&mut s, "end").expect("a second end goes ahead");
+        assert_ne!(s.game().state.phase, Phase::Place);
     }
 
     #[test]
