@@ -364,6 +364,19 @@ fn plan(game: &Game, p: PowerId) -> Plan {
             bases.push(u.at);
         }
     }
+    // Without capitals to aim at (option no_capitals: victory by wiping
+    // the rivals out, ALT L60; or every enemy capital already held), the
+    // nearest territory an enemy claims.
+    if rs.options.no_capitals || capitals.is_empty() {
+        capitals.clear();
+        let from_land = bfs(game, &bases, land);
+        let from_any = bfs(game, &mine, open);
+        let nearest = map
+            .ids()
+            .filter(|t| land(*t) && s.control[t.index()].is_some_and(|h| rel.enemies(p, h)))
+            .min_by_key(|t| (from_land[t.index()].min(from_any[t.index()].saturating_add(4)), t.index()));
+        capitals.extend(nearest);
+    }
     let mut best: Option<(u32, SpaceId, bool, Vec<u32>)> = None;
     for &c in &capitals {
         let ld = bfs(game, &[c], land);

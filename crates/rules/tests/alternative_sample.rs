@@ -195,3 +195,23 @@ fn sample_game_rounds_one_and_two() {
     // who shop (ALT L4).
     assert!(!s.g.actors().contains(&s.p("germany")));
 }
+
+/// Payday is ended by a nation still in the game: with random turn order
+/// last round's order may begin with a nation eliminated since (ALT L22,
+/// L48), and the game must not wait for it.
+#[test]
+fn payday_waits_for_no_eliminated_nation() {
+    let rs = ruleset("alternative").unwrap();
+    let mut g = Game::standard(rs.clone());
+    let uk = rs.power_by_name("uk").unwrap();
+    g.state.phase = Phase::Payday;
+    g.state.turn = uk;
+    g.state.order = vec![uk, PowerId(4), PowerId(3), PowerId(1), PowerId(0)];
+    g.state.eliminated.push(uk);
+    g.state.units.retain(|u| u.owner != uk);
+    for c in g.state.control.iter_mut().filter(|c| **c == Some(uk)) {
+        *c = None;
+    }
+    assert_eq!(g.actor(), warboard_rules::game::Actor::Power(PowerId(4)));
+    g.apply_as(Some(PowerId(4)), &Action::EndPhase, &mut FixedDice(6)).expect("the United States ends payday");
+}

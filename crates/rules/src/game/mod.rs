@@ -209,10 +209,20 @@ impl Game {
         if let Some(p) = self.state.next_placer.filter(|_| self.round_phase()) {
             return Actor::Power(p);
         }
-        match crate::battle::awaiting(&self.ruleset, &self.state) {
-            Some(p) => Actor::Power(p),
-            None => Actor::Power(self.state.turn),
+        if let Some(p) = crate::battle::awaiting(&self.ruleset, &self.state) {
+            return Actor::Power(p);
         }
+        // A phase of the whole round that any nation in the game may end
+        // (Alternative payday): the first of them in the round's order,
+        // never a nation that is out (with random_turn_order last round's
+        // order, still standing at payday, may begin with one).
+        if self.round_phase() && !self.state.phase.each_power_acts() && !self.relations().in_game(self.state.turn) {
+            let rel = self.relations();
+            if let Some(p) = self.state.order.iter().copied().chain(self.ruleset.power_ids()).find(|p| rel.in_game(*p)) {
+                return Actor::Power(p);
+            }
+        }
+        Actor::Power(self.state.turn)
     }
 
     /// Whether the current phase belongs to the whole round, where several
