@@ -272,6 +272,16 @@ fn bfs(game: &Game, sources: &[SpaceId], pass: impl Fn(SpaceId) -> bool) -> Vec<
     d
 }
 
+/// The sea zones holding enemy units that a ship at `from` with `m` moves
+/// left reaches this round without passing other enemy units (ALT L42).
+fn sea_reach(game: &Game, pl: &Plan, from: SpaceId, m: u8) -> Vec<SpaceId> {
+    let map = &game.ruleset.map;
+    let d = bfs(game, &[from], |t| map.is_sea(t) && !pl.enemy[t.index()]);
+    map.ids()
+        .filter(|z| map.is_sea(*z) && pl.enemy[z.index()] && map.space(*z).adjacent.iter().any(|n| d[n.index()] < m as u32))
+        .collect()
+}
+
 /// A shortest route from `from` to `to` whose spaces between satisfy `pass`.
 fn route_via(game: &Game, from: SpaceId, to: SpaceId, pass: impl Fn(SpaceId) -> bool) -> Option<Vec<SpaceId>> {
     let map = &game.ruleset.map;
@@ -635,6 +645,20 @@ fn contributors(game: &Game, p: PowerId, to: SpaceId, pl: &Plan, check: bool) ->
             }
         }
     }
+    if !to_land {
+        // A fleet battle: ships that reach the zone this round without
+        // passing enemy units, with the planes aboard (ALT L40).
+        for sh in s.units.iter().filter(|u| u.mover() == p && rs.stats(u.kind).domain == Domain::Sea && moves_left(game, u) > 0 && u.at != to) {
+            let m = moves_left(game, sh) as usize;
+            if let Some(route) = route_via(game, sh.at, to, |t| map.is_sea(t) && !pl.enemy[t.index()]) {
+                if route.len() - 1 <= m {
+                    let mut fighting = vec![sh];
+                    fighting.extend(s.cargo_of(sh.id).filter(|c| rs.stats(c.kind).domain == Domain::Air));
+                    out.push((Force::of(game, &fighting, true), Action::Move { units: vec![sh.id], route, transport: None, bombing: false }));
+                }
+            }
+        }
+    }
     if to_land {
         for u in s.units.iter().filter(|u| u.mover() == p && rs.stats(u.kind).domain == Domain::Air && moves_left(game, u) > 0 && u.at != to) {
             let m = moves_left(game, u) as usize;
@@ -724,21 +748,42 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
     // strength clearly outweighs; the strongest group moves first.
     let mut attacks: Vec<(i64, SpaceId)> = Vec::new();
     let mut near = vec![false; map.len()];
-    for u in s.units.iter().filter(|u| u.mover() == p && moves_left(game, u) > 0) {
-        if rs.stats(u.kind).domain == Domain::Air {
-            let d = bfs(game, &[u.at], |_| true);
-            for t in map.ids() {
-                if d[t.index()] <= moves_left(game, u) as u32 {
+    // One search per place and reach, not per unit.
+    let mut searched: Vec<(SpaceId, Domain, u8)> = Vec::new();
+    for u in s.units.iter().filter(|u| u.mover() == p && moves_left(game, u) > 0 && u.carried_by.is_none()) {
+        let (domain, m) = (rs.stats(u.kind).domain, moves_left(game, u));
+        if searched.contains(&(u.at, domain, m)) {
+            continue;
+        }
+        searched.push((u.at, domain, m));
+        match domain {
+            Domain::Air => {
+                let d = bfs(game, &[u.at], |_| true);
+                for t in map.ids() {
+                    if d[t.index()] <= m as u32 {
+                        near[t.index()] = true;
+                    }
+                }
+            }
+            Domain::Sea => {
+                for z in sea_reach(game, &pl, u.at, m) {
+                    near[z.index()] = true;
+                }
+            }
+            Domain::Land => {
+                for &t in &map.space(u.at).adjacent {
                     near[t.index()] = true;
                 }
             }
-        } else {
-            for &t in &map.space(u.at).adjacent {
-                near[t.index()] = true;
-            }
         }
     }
-    for to in map.ids().filter(|t| near[t.index()] && map.is_land(*t) && !map.space(*t).off_limits) {
+    // Cargo aboard reaches the shore of its zone.
+    for u in s.units.iter().filter(|u| u.mover() == p && u.carried_by.is_some() && rs.stats(u.kind).domain == Domain::Land) {
+        for &t in &map.space(u.at).adjacent {
+            near[t.index()] = true;
+        }
+    }
+    for to in map.ids().filter(|t| near[t.index()] && !map.space(*t).off_limits) {
         let theirs = defence_at(game, p, to);
         if theirs.bodies == 0.0 {
             continue;
