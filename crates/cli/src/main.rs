@@ -204,7 +204,7 @@ fn conform(paths: &[PathBuf], expected: Option<&std::path::Path>, verbose: bool)
         }
     }
     if xfail > 0 {
-        println!("{xfail} expected failure(s), listed with their reasons");
+        println!("{xfail} expected failure{}, listed with their reasons", if xfail == 1 { "" } else { "s" });
     }
     println!("{passed} passed, {failed} failed");
     if failed == 0 {

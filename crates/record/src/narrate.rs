@@ -5,7 +5,7 @@
 use crate::file::{Entry, Origin};
 use crate::record::Record;
 use std::collections::BTreeMap;
-use warboard_rules::battle::BattleResult;
+use warboard_rules::battle::{BattleKind, BattleResult};
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
 
 /// The game of a record, one line per happening. The record was checked
@@ -172,8 +172,10 @@ pub fn units_in(s: &GameState, ids: &[UnitId], words: &Wording) -> String {
     let known = (words.counts)(&kinds);
     match (unknown, kinds.is_empty()) {
         (0, _) => known,
-        (n, true) => format!("{n} unit(s)"),
-        (n, false) => format!("{known} and {n} unit(s)"),
+        (1, true) => "1 unit".to_string(),
+        (n, true) => format!("{n} units"),
+        (1, false) => format!("{known} and 1 unit"),
+        (n, false) => format!("{known} and {n} units"),
     }
 }
 
@@ -205,7 +207,12 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
         Event::BankTaken { from, to, amount } => (Topic::Capture, format!("{} takes {amount} IPCs from {}'s bank", power(rs, *to), power(rs, *from))),
         Event::Rolled { purpose, dice, hits } => {
             let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
-            (Topic::Dice, format!("{purpose} rolls {} → {hits} hit(s)", faces.join(" ")))
+            // A raid's dice are damage, told by the line after them, not hits.
+            if purpose == "strategic bombing" {
+                (Topic::Dice, format!("the bombers roll {}", faces.join(" ")))
+            } else {
+                (Topic::Dice, format!("{purpose} rolls {} → {hits} hit{}", faces.join(" "), if *hits == 1 { "" } else { "s" }))
+            }
         }
         Event::Destroyed { units, at } => {
             let mut by_owner: BTreeMap<PowerId, Vec<(UnitType, u32)>> = BTreeMap::new();
@@ -215,7 +222,7 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             let parts: Vec<String> = by_owner.iter().map(|(p, kinds)| format!("{} {}", power(rs, *p), counts(kinds))).collect();
             (Topic::Loss, format!("lost at {}: {}", space(rs, *at), parts.join("; ")))
         }
-        Event::Damaged { unit, hits } => (Topic::Loss, format!("{} is damaged ({hits} hit(s))", units_in(before, &[*unit], words))),
+        Event::Damaged { unit, hits } => (Topic::Loss, format!("{} is damaged ({hits} {})", units_in(before, &[*unit], words), if *hits == 1 { "hit" } else { "hits" })),
         Event::Repaired { power: p, units } => (Topic::Income, format!("{} repairs {}", power(rs, *p), units_in(before, units, words))),
         Event::Withdrew { units, from, to } => {
             let what = units_in(before, units, words);
@@ -226,6 +233,16 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             (Topic::Battle, text)
         }
         Event::BattleEnded { at, result } => {
+            // A bombing raid is told as one: it ends in damage or with every
+            // bomber shot down (issue 15, point 4).
+            let raid = before.battles.iter().chain(after.battles.iter()).any(|b| b.at == *at && b.kind == BattleKind::Bombing);
+            if raid {
+                let text = match result {
+                    BattleResult::AttackerWon => format!("the raid on {} is over", space(rs, *at)),
+                    _ => format!("the raid on {} ends with no bomber left to drop its bombs", space(rs, *at)),
+                };
+                return Some((Topic::Battle, text));
+            }
             let outcome = match result {
                 BattleResult::AttackerWon => "the attacker wins",
                 BattleResult::DefenderWon => "the defender holds",
@@ -249,7 +266,13 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             (Topic::Income, format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)))
         }
         Event::Converted { at, units, to } => {
-            (Topic::Action, format!("{} takes over {} allied unit(s) at {} (Patriotic War)", power(rs, *to), units.len(), space(rs, *at)))
+            (Topic::Action, format!(
+                "{} takes over {} allied unit{} at {} (Patriotic War)",
+                power(rs, *to),
+                units.len(),
+                if units.len() == 1 { "" } else { "s" },
+                space(rs, *at)
+            ))
         }
         Event::Paid { from, to, amount } => {
             (Topic::Income, format!("{} hands {} {amount} IPCs for the Middle East", power(rs, *from), power(rs, *to)))

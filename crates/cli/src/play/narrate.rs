@@ -135,7 +135,7 @@ impl Teller<'_> {
                 line(LineKind::Battle, format!("battle at {}: casualties chosen: {}", deciding(), self.units(before, units)))
             }
             Action::Research { dice, chart: Some(c), .. } => {
-                line(LineKind::Action, format!("{} hires {dice} researcher(s); researchers roll on chart {c}", self.power(before.turn)))
+                line(LineKind::Action, format!("{} hires {dice} researcher{}; researchers roll on chart {c}", self.power(before.turn), if *dice == 1 { "" } else { "s" }))
             }
             Action::Research { dice, .. } => line(LineKind::Action, format!("{} buys {dice} research dice", self.power(before.turn))),
             _ => None,

@@ -28,7 +28,10 @@ pub(crate) fn casualties(ctx: &mut Ctx<'_>, units: &[UnitId]) -> Result<(), Rule
     if units.len() != hits as usize {
         return reject(
             "battle/casualty-count",
-            format!("{hits} hit(s) must be taken: every hit that can be applied is applied"),
+            format!(
+                "{hits} {} must be taken, no more and no fewer: every hit that can be applied is applied",
+                if hits == 1 { "hit" } else { "hits" }
+            ),
         );
     }
     for id in units {

@@ -378,7 +378,7 @@ impl Ctx<'_> {
                 return reject("place/no-factory", format!("ships are placed in a sea zone next to a factory {} has held since the start of the turn", self.power_name(p)));
             };
             if self.placement_room(f) < total {
-                return reject("place/limit", format!("the factory in {} can place {} more unit(s) this turn", self.name(f), self.placement_room(f)));
+                return reject("place/limit", format!("the factory in {} can place {} more this turn", self.name(f), units_count(self.placement_room(f) as u64)));
             }
             Ok(Some(f))
         } else if units.iter().all(|(k, _)| *k == UnitType::IndustrialComplex) {
@@ -405,7 +405,7 @@ impl Ctx<'_> {
                 return reject("place/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(at)));
             }
             if self.placement_room(at) < total {
-                return reject("place/limit", format!("the factory in {} can place {} more unit(s) this turn", self.name(at), self.placement_room(at)));
+                return reject("place/limit", format!("the factory in {} can place {} more this turn", self.name(at), units_count(self.placement_room(at) as u64)));
             }
             Ok(Some(at))
         }
@@ -450,3 +450,12 @@ impl Ctx<'_> {
     }
 }
 
+
+/// "1 unit", "3 units", "no units".
+fn units_count(n: u64) -> String {
+    match n {
+        0 => "no units".into(),
+        1 => "1 unit".into(),
+        n => format!("{n} units"),
+    }
+}
