@@ -233,6 +233,9 @@ impl Session {
         let side = self.game().ruleset.side(p).name();
         let action = self.acting_as(order_to_format(order, self.game(), side), p);
         let resolved = self.apply(&action, Origin::Client)?;
+        if let Action::Move { units, .. } = &resolved {
+            self.warn_if_doomed(p, units);
+        }
         // Before an attack is fought: the odds of the battle the move declared.
         if let (Order::Move { route, bombing: false, .. }, Action::Move { .. }) = (order, &resolved) {
             let in_combat_move = self.game().state.phase == Phase::CombatMove;
@@ -251,9 +254,7 @@ impl Session {
     /// EEU, 3 infantry not placed"), tried on a copy of the game.
     fn lost_if_phase_ends(&self, p: PowerId) -> Option<String> {
         let before = self.game();
-        let mut after = before.clone();
-        let by = before.round_phase().then_some(p);
-        after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
+        let after = self.after_phase_end(p)?;
         let rs = &before.ruleset;
         let mut lost: Vec<(warboard_rules::UnitType, warboard_rules::SpaceId, u64)> = Vec::new();
         for u in before.state.units.iter().filter(|u| u.owner == p && after.state.unit(u.id).is_none()) {
@@ -274,6 +275,33 @@ impl Session {
             parts.push(format!("{} bought and not placed", if gone == 1 { "1 unit".to_string() } else { format!("{gone} units") }));
         }
         (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
+    /// The game as it would be if `p` ended the phase now (a copy).
+    fn after_phase_end(&self, p: PowerId) -> Option<Game> {
+        let mut after = self.game().clone();
+        let by = after.round_phase().then_some(p);
+        after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
+        Some(after)
+    }
+
+    /// After a move that ends where its units will not survive the end of
+    /// the phase (aircraft without a landing: DAAK 4.4(c), FORMAT v1;
+    /// Alternative planes at sea without a ship), a warning at once
+    /// (issue 15, point 2), not only when the phase ends.
+    fn warn_if_doomed(&mut self, p: PowerId, moved: &[warboard_rules::UnitId]) {
+        if !matches!(self.game().state.phase, Phase::NoncombatMove | Phase::Turn) {
+            return;
+        }
+        let Some(after) = self.after_phase_end(p) else { return };
+        let game = self.game();
+        let doomed: Vec<(warboard_rules::UnitType, u32)> =
+            moved.iter().filter(|id| after.state.unit(**id).is_none()).filter_map(|id| game.state.unit(*id)).map(|u| (u.kind, 1)).collect();
+        let Some(at) = moved.first().and_then(|id| game.state.unit(*id)).map(|u| game.ruleset.map.name(u.at).to_string()) else { return };
+        if !doomed.is_empty() {
+            let what = super::names::counts_text(&doomed);
+            self.note(format!("warning: {what} at {at} will be lost when this phase ends: no landing there (move on, or undo)"));
+        }
     }
 
     /// In a phase of the whole round (Alternative payday and shopping)
@@ -650,6 +678,26 @@ mod tests {
         assert_eq!(s.game().state.phase, Phase::Place, "the first end changes nothing");
         order(&mut s, "end").expect("a second end goes ahead");
         assert_ne!(s.game().state.phase, Phase::Place);
+    }
+
+    #[test]
+    fn a_move_that_leaves_aircraft_without_a_landing_is_warned_at_once() {
+        // Issue 15, point 2: the Karelia fighter ends its noncombat move in
+        // an empty sea zone; the warning comes with the move.
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
+        for _ in 0..10 {
+            if s.game().state.phase == Phase::NoncombatMove {
+                break;
+            }
+            order(&mut s, "end").expect("the phases before noncombat move end");
+        }
+        order(&mut s, "move 1 ftr LEN KRZ").expect("the fighter may fly there");
+        let last = &s.log().last().unwrap().text;
+        assert!(last.starts_with("warning: 1 ftr at KRZ will be lost"), "{last}");
+        // A move to a landing is not warned.
+        s.undo().expect("undone");
+        order(&mut s, "move 1 ftr LEN MOS").expect("the fighter lands in Moscow");
+        assert!(!s.log().last().unwrap().text.starts_with("warning"));
     }
 
     #[test]
