@@ -3,15 +3,37 @@
 //! damaged file is reported, not narrated.
 
 use std::path::Path;
-use warboard_record::{narrate, Record};
+use crate::play::narrate::{story, LineKind};
+use warboard_record::Record;
 
 /// The narration, or why the file cannot be replayed.
 pub fn run(path: &Path) -> Result<String, String> {
     let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
     let record = Record::load(&text).map_err(|e| warboard_record::bounded_text(&format!("{}: [{}] {e}", path.display(), e.code()), 1000))?;
+    // Told as the terminal game tells it live (issue 15, point 10): turns
+    // as headings, phases under them, what happened under those.
+    let (lines, stopped) = story(&record);
+    let rs = &record.game().ruleset;
     let mut out = String::new();
-    for line in narrate::narrate(&record) {
-        out.push_str(&line);
+    if lines.is_empty() {
+        let s = record.state();
+        out.push_str(&format!("{}: round {}, {}'s turn, {} phase\n", rs.title, s.round, rs.powers[s.turn.index()].id, s.phase.name().replace('_', " ")));
+    }
+    for line in lines {
+        let indent = match line.kind {
+            LineKind::Turn => {
+                out.push('\n');
+                ""
+            }
+            LineKind::Phase => "  ",
+            _ => "    ",
+        };
+        out.push_str(indent);
+        out.push_str(&line.text);
+        out.push('\n');
+    }
+    if let Some(e) = stopped {
+        out.push_str(&e);
         out.push('\n');
     }
     let s = record.state();

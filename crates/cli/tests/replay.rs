@@ -55,16 +55,16 @@ fn a_saved_game_replays_to_the_identical_state_in_words() {
     let (ok, out, err) = replay(&path);
     assert!(ok, "{err}");
     for words in [
-        "== Round 1: russia ==",
-        "russia buys 2 infantry, 1 armor for 11 IPCs",
-        "russia moves 5 infantry: CAU → UKR",
-        "russia moves 2 armor: MOS → CAU → UKR",
-        "battle at UKR fought to the end with default decisions",
+        "== round 1: russia ==",
+        "russia buys 2 inf 1 arm for 11 IPCs",
+        "russia moves 5 inf: CAU > UKR",
+        "russia moves 2 arm: MOS > CAU > UKR",
+        "battle at UKR: fought to the end with default choices",
         "attacker rolls",
         "defender rolls",
         "lost at UKR",
         "battle at UKR ends",
-        "russia places 2 infantry, 1 armor at MOS",
+        "russia places 2 inf 1 arm at MOS",
         "russia collects",
         "the game stands at: round 1, germany's turn, research phase",
     ] {

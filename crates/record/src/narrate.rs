@@ -1,117 +1,27 @@
-//! A saved game told in words, turn by turn: purchases, moves with their
-//! unit types and routes, battles with their dice, casualties, captures,
-//! placements, income and victory. Used by `warboard replay`.
+//! A saved game told in words: the walk over a record's log
+//! ([`walk`]) and one sentence per event ([`event_sentence`]), which the
+//! terminal game's log and `warboard replay` tell in one style.
 
-use crate::file::{Entry, Origin};
+use crate::file::Entry;
 use crate::record::Record;
 use std::collections::BTreeMap;
 use warboard_rules::battle::{BattleKind, BattleResult};
-use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
+use warboard_rules::{Event, GameState, PowerId, Ruleset, SpaceId, UnitId, UnitType};
 
-/// The game of a record, one line per happening. The record was checked
-/// when it was loaded or made, so its log replays; should it not, the
-/// narration says where it stops.
-pub fn narrate(record: &Record) -> Vec<String> {
+/// Replays a record's log from its start, calling `f` with the state
+/// before and after each entry: the one walk every teller of a saved game
+/// uses (`warboard replay`, the terminal game's log after a load). The
+/// error is a sentence saying where the replay stopped.
+pub fn walk(record: &Record, mut f: impl FnMut(&GameState, &GameState, &Entry)) -> Result<(), String> {
     let (rolled, queued) = record.client_dice();
     let all_dice = rolled.into_iter().chain(queued).collect();
-    let mut replay = match Record::for_replay(record.start().clone(), all_dice) {
-        Ok(r) => r,
-        Err(e) => return vec![format!("the game cannot be started again: {e}")],
-    };
-    let rs = replay.game().ruleset.clone();
-    let mut story = Story { rs: &rs, lines: Vec::new(), heading: None };
-    story.start(replay.state());
+    let mut replay = Record::for_replay(record.start().clone(), all_dice).map_err(|e| format!("the game cannot be started again: {e}"))?;
     for (i, entry) in record.log().iter().enumerate() {
         let before = replay.state().clone();
-        if let Err(e) = replay.apply_resolved(entry.action.clone(), entry.resolved.clone(), entry.by) {
-            story.lines.push(format!("(the replay stops at log[{i}]: {e})"));
-            break;
-        }
-        story.entry(&before, replay.state(), entry);
+        replay.apply_resolved(entry.action.clone(), entry.resolved.clone(), entry.by).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?;
+        f(&before, replay.state(), entry);
     }
-    story.lines
-}
-
-struct Story<'a> {
-    rs: &'a Ruleset,
-    lines: Vec<String>,
-    /// The turn and phase the last heading named.
-    heading: Option<(u32, PowerId, Phase)>,
-}
-
-impl Story<'_> {
-    fn power(&self, p: PowerId) -> &str {
-        power(self.rs, p)
-    }
-    fn space(&self, s: SpaceId) -> &str {
-        space(self.rs, s)
-    }
-
-    fn start(&mut self, s: &GameState) {
-        self.lines.push(format!(
-            "{}: round {}, {}'s turn, {} phase",
-            self.rs.title,
-            s.round,
-            self.power(s.turn),
-            s.phase.name().replace('_', " ")
-        ));
-    }
-
-    /// Headings for a new turn and for each phase in which something happens.
-    fn under(&mut self, s: &GameState) {
-        let here = (s.round, s.turn, s.phase);
-        match self.heading {
-            Some((r, p, _)) if (r, p) == (s.round, s.turn) => {}
-            _ => {
-                self.lines.push(String::new());
-                self.lines.push(format!("== Round {}: {} ==", s.round, self.power(s.turn)));
-            }
-        }
-        if self.heading != Some(here) {
-            self.lines.push(format!("  [{}]", s.phase.name().replace('_', " ")));
-            self.heading = Some(here);
-        }
-    }
-
-    fn say(&mut self, s: &GameState, line: String) {
-        self.under(s);
-        self.lines.push(format!("    {line}"));
-    }
-
-    fn entry(&mut self, before: &GameState, after: &GameState, entry: &Entry) {
-        let who = if entry.by == Origin::Engine { " (decided by the engine)" } else { "" };
-        match &entry.resolved {
-            Action::Battle { at } => self.say(before, format!("battle at {}{who}", self.space(*at))),
-            Action::Resolve { at } => {
-                let at = at.or_else(|| warboard_rules::battle::current(before).map(|i| before.battles[i].at));
-                let place = at.map(|a| format!(" at {}", self.space(a))).unwrap_or_default();
-                self.say(before, format!("battle{place} fought to the end with default decisions{who}"));
-            }
-            Action::Continue => self.say(before, format!("the attacker presses on{who}")),
-            Action::Casualties { units } => {
-                let chosen = self.units(before, units);
-                let owner = units.first().and_then(|id| before.unit(*id)).map(|u| self.power(u.owner).to_string());
-                let owner = owner.unwrap_or_else(|| "the deciding side".into());
-                self.say(before, format!("{owner} takes as casualties: {chosen}{who}"));
-            }
-            Action::Surrender { side } => self.say(before, format!("the {} surrender", side.name())),
-            _ => {}
-        }
-        for event in &entry.events {
-            if let Some(line) = self.event(before, after, event) {
-                self.say(before, line);
-            }
-        }
-    }
-
-    /// "3 infantry, 1 armor" for units looked up in a state.
-    fn units(&self, s: &GameState, ids: &[UnitId]) -> String {
-        units_in(s, ids, &FULL_NAMES)
-    }
-
-    fn event(&self, before: &GameState, after: &GameState, event: &Event) -> Option<String> {
-        event_sentence(self.rs, before, after, event, &FULL_NAMES).map(|(_, text)| text)
-    }
+    Ok(())
 }
 
 /// What an event's sentence is about: user interfaces colour it.

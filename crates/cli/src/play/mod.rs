@@ -15,7 +15,7 @@ mod command;
 mod draw;
 mod guide;
 mod names;
-mod narrate;
+pub(crate) mod narrate;
 mod odds;
 mod save;
 mod session;

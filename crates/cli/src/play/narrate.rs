@@ -80,6 +80,35 @@ impl LogLine {
     }
 }
 
+/// A saved game told as the terminal game tells it live (issue 15, point
+/// 10): one style in the game, after a load and in `warboard replay`, the
+/// computer's one-unit moves and placements grouped. Lines of a round's
+/// shopping are sealed for the nation that shopped (see [`Seal`]). The
+/// second value says where the replay stopped, if it did.
+pub fn story(record: &warboard_record::Record) -> (Vec<LogLine>, Option<String>) {
+    let rs = record.game().ruleset.clone();
+    let mut lines: Vec<LogLine> = Vec::new();
+    let stopped = narrate::walk(record, |before, after, entry| {
+        if lines.is_empty() {
+            let phase = before.phase.name().replace('_', " ");
+            lines.push(LogLine::new(LineKind::Note, format!("{}: from round {}, {}'s turn, {phase} phase", rs.title, before.round, rs.power(before.turn).id)));
+            let heading = if rs.turn.round_phases.is_empty() { format!("== round {}: {} ==", before.round, rs.power(before.turn).id) } else { format!("== round {} ==", before.round) };
+            lines.push(LogLine::new(LineKind::Turn, heading));
+        }
+        let seal = (before.phase == Phase::Shopping)
+            .then(|| entry.action.get("power").and_then(|v| v.as_str()).and_then(|name| rs.power_by_name(name)))
+            .flatten()
+            .map(|power| Seal { round: before.round, power });
+        for mut line in describe(&rs, before, after, &entry.resolved, &entry.events) {
+            line.sealed = seal;
+            if !lines.last_mut().is_some_and(|last| last.absorb(&line)) {
+                lines.push(line);
+            }
+        }
+    });
+    (lines, stopped.err())
+}
+
 /// Tells one accepted action: `before` and `after` are the states around it.
 pub fn describe(rs: &Ruleset, before: &GameState, after: &GameState, action: &Action, events: &[Event]) -> Vec<LogLine> {
     let t = Teller { rs };

@@ -75,10 +75,23 @@ impl Session {
         let powers = record.game().ruleset.power_count();
         let mut humans = humans;
         humans.resize(powers, false);
-        let story = warboard_record::narrate::narrate(&record);
+        // The story so far in the live log's own style (issue 15, point 10).
+        let (mut story, stopped) = super::narrate::story(&record);
+        story.extend(stopped.map(|e| LogLine::new(LineKind::Note, e)));
         let skip = story.len().saturating_sub(LOG_LIMIT / 2);
-        let log = story.into_iter().skip(skip).map(|l| LogLine::new(LineKind::Note, l)).collect();
+        let log = story.into_iter().skip(skip).collect();
         let saved_len = record.log().len();
+        // Loaded in the middle of a round's shopping: what each nation may
+        // see is measured from where the shopping began.
+        let mut shopping_start = None;
+        if record.state().phase == Phase::Shopping {
+            let round = record.state().round;
+            let _ = warboard_record::narrate::walk(&record, |before, _, _| {
+                if before.phase == Phase::Shopping && before.round == round && shopping_start.is_none() {
+                    shopping_start = Some(before.clone());
+                }
+            });
+        }
         Session {
             record,
             humans,
@@ -88,7 +101,7 @@ impl Session {
             computer_stuck: false,
             saved_len,
             pass_idle_phases: false,
-            shopping_start: None,
+            shopping_start,
             end_warned_at: None,
         }
     }
@@ -698,6 +711,25 @@ mod tests {
         s.undo().expect("undone");
         order(&mut s, "move 1 ftr LEN MOS").expect("the fighter lands in Moscow");
         assert!(!s.log().last().unwrap().text.starts_with("warning"));
+    }
+
+    #[test]
+    fn the_log_after_a_load_reads_as_the_live_one() {
+        // Issue 15, point 10: one style, grouped, live and after a load.
+        let mut s = Session::new("classic", 3, vec![false; 5]).expect("a game starts");
+        for _ in 0..3000 {
+            if !s.step_computer() || s.game().state.round > 1 {
+                break;
+            }
+        }
+        let told = |log: &[LogLine]| -> Vec<String> {
+            log.iter().filter(|l| !matches!(l.kind, LineKind::Note | LineKind::Odds)).map(|l| l.text.clone()).collect()
+        };
+        let live = told(s.log());
+        let loaded = Session::resume(s.record.clone(), vec![false; 5]);
+        let after = told(loaded.log());
+        assert!(live.len() > 30, "a round was played: {live:?}");
+        assert_eq!(after, live);
     }
 
     #[test]
