@@ -95,7 +95,11 @@ pub fn event_json(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
         Event::Captured { at, by, from } => json!({"event": "captured", "at": s(at), "by": p(by), "from": from.as_ref().map(p)}),
         Event::Liberated { at, for_power } => json!({"event": "liberated", "at": s(at), "for": p(for_power)}),
         Event::BankTaken { from, to, amount } => json!({"event": "bank_taken", "from": p(from), "to": p(to), "amount": amount}),
-        Event::Rolled { purpose, dice, hits } => json!({"event": "rolled", "purpose": purpose, "dice": dice, "hits": hits}),
+        Event::Rolled { purpose, dice, hits, by } if by.is_empty() => json!({"event": "rolled", "purpose": purpose, "dice": dice, "hits": hits}),
+        Event::Rolled { purpose, dice, hits, by } => {
+            let by: Vec<Value> = by.iter().map(|r| json!({"type": r.kind.name(), "hit_on": r.value, "dice": r.count, "hits": r.hits})).collect();
+            json!({"event": "rolled", "purpose": purpose, "dice": dice, "hits": hits, "by": by})
+        }
         Event::Destroyed { units, at } => json!({
             "event": "destroyed",
             "at": s(at),

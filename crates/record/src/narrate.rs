@@ -115,7 +115,21 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
         ),
         Event::Liberated { at, for_power } => (Topic::Capture, format!("{} is liberated for {}", space(rs, *at), power(rs, *for_power))),
         Event::BankTaken { from, to, amount } => (Topic::Capture, format!("{} takes {amount} IPCs from {}'s bank", power(rs, *to), power(rs, *from))),
-        Event::Rolled { purpose, dice, hits } => {
+        Event::Rolled { purpose, dice, hits, by } if !by.is_empty() => {
+            // Each unit type's dice with what it hits on and scores (issue
+            // 15, point 13): "attacker rolls inf@1 3 5 → 0, arm@3 2 6 4 →
+            // 2: 2 hits".
+            let mut at = 0usize;
+            let mut runs = Vec::new();
+            for r in by {
+                let end = (at + r.count as usize).min(dice.len());
+                let faces: Vec<String> = dice[at..end].iter().map(|d| d.to_string()).collect();
+                at = end;
+                runs.push(format!("{}@{} {} → {}", (words.counts)(&[(r.kind, 1)]).trim_start_matches("1 "), r.value, faces.join(" "), r.hits));
+            }
+            (Topic::Dice, format!("{purpose} rolls {}: {hits} hit{}", runs.join(", "), if *hits == 1 { "" } else { "s" }))
+        }
+        Event::Rolled { purpose, dice, hits, .. } => {
             let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
             // A raid's dice are damage, told by the line after them, not hits.
             if purpose == "strategic bombing" {

@@ -346,3 +346,26 @@ fn narration_tells_whole_games_with_either_dice() {
         assert!(story.iter().any(|l| l.contains(" rolls ")), "{mode:?}: dice were rolled: {story:#?}");
     }
 }
+
+/// A save made before battles' dice named who threw them (issue 15, point
+/// 13) records `rolled` without `by`: it still loads to the same game.
+#[test]
+fn saves_without_the_dice_runs_still_load() {
+    let (record, mut v) = played();
+    let mut stripped = 0;
+    for entry in v["log"].as_array_mut().unwrap() {
+        for event in entry["events"].as_array_mut().unwrap() {
+            if let Some(rolled) = event.get_mut("Rolled").and_then(Value::as_object_mut) {
+                stripped += rolled.remove("by").is_some() as usize;
+            }
+        }
+    }
+    assert!(stripped > 0, "the played game fought battles: {}", serde_json::to_string(&v["log"][5]).unwrap());
+    v["record_hash"] = json!(record_hash(&v));
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    let loaded = Record::load(&text).unwrap_or_else(|e| panic!("an older save loads: {e}"));
+    assert_eq!(loaded.state(), record.state());
+    // Saved again, it is a save of today's format, and loads as well.
+    let again = Record::load(&loaded.to_save_string()).expect("saved again, it loads");
+    assert_eq!(again.state(), record.state());
+}

@@ -64,7 +64,16 @@ pub enum Event {
     Captured { at: SpaceId, by: PowerId, from: Option<PowerId> },
     Liberated { at: SpaceId, for_power: PowerId },
     BankTaken { from: PowerId, to: PowerId, amount: i32 },
-    Rolled { purpose: String, dice: Vec<u8>, hits: u32 },
+    /// Dice rolled, in order. `by`: in a battle, who rolled them, as runs
+    /// of the dice in order (empty elsewhere, and in saves made before it
+    /// was kept).
+    Rolled {
+        purpose: String,
+        dice: Vec<u8>,
+        hits: u32,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        by: Vec<DiceRun>,
+    },
     Destroyed { units: Vec<(UnitId, UnitType, PowerId)>, at: SpaceId },
     /// A unit with hit points to spare took a hit and has `hits` now.
     Damaged { unit: UnitId, hits: u8 },
@@ -86,6 +95,17 @@ pub enum Event {
     Victory { winner: Winner, reason: String },
     /// A nation is out of the game (Alternative).
     Eliminated { power: PowerId },
+}
+
+/// A run of a battle's dice thrown by units of one type hitting on one
+/// number: `count` dice from where the previous run ended, `hits` of them
+/// hits (a unit rolling the best of two scores once).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceRun {
+    pub kind: UnitType,
+    pub value: u8,
+    pub count: u8,
+    pub hits: u32,
 }
 
 /// A rejected action: a stable code (for programs) and a sentence naming

@@ -96,7 +96,7 @@ fn fight(b: &Standalone, decisions_seed: u64, dice_seed: u64) -> Result<GameStat
                     if let (true, Event::Destroyed { units, .. }) = (ended, e) {
                         lost_with_carrier += units.len() as u32;
                     }
-                    if let Event::Rolled { purpose, dice, hits } = e {
+                    if let Event::Rolled { purpose, dice, hits, .. } = e {
                         let attacking = matches!(purpose.as_str(), "attacker" | "attacking submarines" | "shore bombardment");
                         let aa = purpose.starts_with("AA fire");
                         // One die per unit (no heavy bombers here), never more:

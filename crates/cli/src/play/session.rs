@@ -670,6 +670,10 @@ mod tests {
         order(&mut s, "end").expect("combat move ends");
         order(&mut s, "resolve LEN").expect("the battle is fought");
         assert!(s.log().iter().any(|l| l.kind == LineKind::Dice));
+        // Dice by unit type, with what each hits on and scores (issue 15,
+        // point 13).
+        let attack = s.log().iter().find(|l| l.kind == LineKind::Dice && l.text.contains("attacker rolls")).unwrap();
+        assert!(attack.text.contains("inf@1 ") && attack.text.contains("arm@3 "), "{}", attack.text);
         assert!(s.log().iter().any(|l| l.text.starts_with("battle at LEN ends")), "{:?}", s.log());
     }
 

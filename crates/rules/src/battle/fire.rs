@@ -398,6 +398,7 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
         }
     }
     let mut dice = Vec::new();
+    let mut runs: Vec<crate::action::DiceRun> = Vec::new();
     let mut scored = Vec::new();
     for id in order {
         let Firing { mut value, dice: n, best_of } = value_of(ctx, id, attacking);
@@ -421,11 +422,19 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
             // The lowest die counts: one hit at most (FORMAT.md v2, dice).
             hits = hits.min(1);
         }
+        // Who threw which dice, for the log (issue 15, point 13).
+        match runs.last_mut() {
+            Some(r) if r.kind == kind && r.value == value => {
+                r.count += n;
+                r.hits += hits;
+            }
+            _ => runs.push(crate::action::DiceRun { kind, value, count: n, hits }),
+        }
         scored.push((id, kind, hits));
     }
     let hits = scored.iter().map(|(_, _, h)| h).sum();
     if !dice.is_empty() {
-        ctx.events.push(Event::Rolled { purpose: who.to_string(), dice, hits });
+        ctx.events.push(Event::Rolled { purpose: who.to_string(), dice, hits, by: runs });
     }
     Ok(scored)
 }

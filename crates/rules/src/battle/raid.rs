@@ -49,7 +49,7 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
     }
     if !dice.is_empty() {
         let who = if side == BattleSide::Attacker { "escorts" } else { "interceptors" };
-        ctx.events.push(Event::Rolled { purpose: format!("{who} at {}", ctx.name(b.at)), dice, hits });
+        ctx.events.push(Event::Rolled { purpose: format!("{who} at {}", ctx.name(b.at)), dice, hits, by: Vec::new() });
     }
     // Interceptors hit by escorts still fire; the raiders the interceptors
     // hit are gone before the bombs fall.

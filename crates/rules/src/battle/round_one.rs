@@ -44,7 +44,7 @@ pub(crate) fn aa_fire(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     let struck: Vec<UnitId> = aircraft.iter().zip(&dice).filter(|(_, d)| **d <= value).map(|(id, _)| *id).collect();
     let hits = struck.len() as u32;
     if !dice.is_empty() {
-        ctx.events.push(Event::Rolled { purpose: format!("AA fire at {}", ctx.name(b.at)), dice, hits });
+        ctx.events.push(Event::Rolled { purpose: format!("AA fire at {}", ctx.name(b.at)), dice, hits, by: Vec::new() });
     }
     pend(ctx, i, BattleSide::Attacker, &[HitGroup { targets: Targets::AIRCRAFT, hits }], Removal::Now);
     // Each aircraft rolls for itself and the ones hit are lost, nobody
@@ -108,7 +108,7 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
         ctx.s.unit_mut(*id).unwrap().flags.fought = true;
     }
     if !dice.is_empty() {
-        ctx.events.push(Event::Rolled { purpose: "shore bombardment".into(), dice, hits });
+        ctx.events.push(Event::Rolled { purpose: "shore bombardment".into(), dice, hits, by: Vec::new() });
     }
     pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: Targets::ANY, hits }], Removal::EndOfRound);
     Ok(())
@@ -141,7 +141,7 @@ pub(crate) fn bombing_raid(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError>
         total += if f.best_of { rolled.iter().copied().max().unwrap_or(0) as i32 } else { rolled.iter().map(|d| *d as i32).sum() };
         dice.extend(rolled);
     }
-    ctx.events.push(Event::Rolled { purpose: "strategic bombing".into(), dice, hits: 0 });
+    ctx.events.push(Event::Rolled { purpose: "strategic bombing".into(), dice, hits: 0, by: Vec::new() });
     ctx.bomb_factory(b.at, total);
     let result = if bombers.is_empty() { BattleResult::DefenderWon } else { BattleResult::AttackerWon };
     end(ctx, i, result);

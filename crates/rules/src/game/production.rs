@@ -41,7 +41,7 @@ impl Ctx<'_> {
             rolled.push(self.roll()?);
         }
         let breakthroughs = rolled.iter().filter(|d| **d == 6).count();
-        self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthroughs as u32 });
+        self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthroughs as u32, by: Vec::new() });
         if let (Some(d), true) = (aim, breakthroughs > 0) {
             self.s.developments[p.index()] |= d.bit();
             self.events.push(Event::Developed { power: p, development: d.name().into() });
@@ -107,7 +107,7 @@ impl Ctx<'_> {
             rolled.push(self.roll()?);
         }
         let breakthrough = rolled.contains(&6);
-        self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthrough as u32 });
+        self.events.push(Event::Rolled { purpose: "research".into(), dice: rolled, hits: breakthrough as u32, by: Vec::new() });
         if !breakthrough {
             self.s.researchers[p.index()] = held;
             return Ok(());
@@ -169,7 +169,7 @@ impl Ctx<'_> {
         if let Some(f) = self.s.units.iter_mut().find(|u| u.at == at && self.rs.stats(u.kind).factory) {
             f.flags.rocketed = true;
         }
-        self.events.push(Event::Rolled { purpose: format!("rocket at {}", self.name(at)), dice: vec![d], hits: 0 });
+        self.events.push(Event::Rolled { purpose: format!("rocket at {}", self.name(at)), dice: vec![d], hits: 0, by: Vec::new() });
         let _ = victim;
         self.bomb_factory(at, d as i32);
         Ok(())

@@ -63,7 +63,7 @@ impl Ctx<'_> {
         for p in group {
             rolled.push((p, self.roll()? as i32));
         }
-        self.events.push(Event::Rolled { purpose: "turn order".into(), dice: rolled.iter().map(|(_, d)| *d as u8).collect(), hits: 0 });
+        self.events.push(Event::Rolled { purpose: "turn order".into(), dice: rolled.iter().map(|(_, d)| *d as u8).collect(), hits: 0, by: Vec::new() });
         self.order_by(rolled)
     }
 

@@ -86,7 +86,7 @@ impl Ctx<'_> {
                 if self.s.has_development(p, crate::state::Development::WarBonds) && !self.rel().capital_lost(p) {
                     let d = self.roll()?;
                     self.s.ipcs[p.index()] += d as i32;
-                    self.events.push(Event::Rolled { purpose: "war bonds".into(), dice: vec![d], hits: 0 });
+                    self.events.push(Event::Rolled { purpose: "war bonds".into(), dice: vec![d], hits: 0, by: Vec::new() });
                 }
                 for (to, paid) in self.rel().tribute(p, amount) {
                     self.s.ipcs[p.index()] -= paid;

@@ -148,7 +148,7 @@ impl Ctx<'_> {
                 lost.push(id);
             }
         }
-        self.events.push(Event::Rolled { purpose: format!("AA fire over {}", self.name(t)), dice, hits: lost.len() as u32 });
+        self.events.push(Event::Rolled { purpose: format!("AA fire over {}", self.name(t)), dice, hits: lost.len() as u32, by: Vec::new() });
         if !lost.is_empty() {
             let info = lost.iter().map(|id| {
                 let u = self.s.unit(*id).unwrap();
