@@ -47,7 +47,7 @@ pub fn next_action(game: &Game, p: PowerId, style: Style) -> Action {
     // A defending plane without a ship flies to its first nearest landing.
     if let Some((id, choices)) = s.relocating.first() {
         if let (Some(u), Some(&to)) = (s.unit(*id), choices.first()) {
-            if let Some(route) = flight(game, u.at, to) {
+            if let Some(route) = crate::geo::path(&game.relations(), u.at, to, |_| true) {
                 return Action::Move { units: vec![*id], route, transport: None, bombing: false };
             }
         }
@@ -65,6 +65,14 @@ pub fn next_action(game: &Game, p: PowerId, style: Style) -> Action {
     }
 }
 
+/// Putting down `n` of `kind` at the first of `spots` the rules accept;
+/// where none takes them all, one at a time anywhere it may go.
+fn first_placement(game: &Game, p: PowerId, kind: UnitType, n: u32, spots: Vec<SpaceId>) -> Option<Action> {
+    let all = spots.into_iter().map(|at| Action::Place { at, units: vec![(kind, n)] });
+    let one = game.ruleset.map.ids().map(|at| Action::Place { at, units: vec![(kind, 1)] });
+    all.chain(one).find(|a| game.is_legal_as(Some(p), a))
+}
+
 fn unplaced(game: &Game, p: PowerId) -> Vec<(UnitType, u32)> {
     game.state.unplaced.get(&p).map(|m| m.iter().filter(|(_, n)| **n > 0).map(|(k, n)| (*k, *n)).collect()).unwrap_or_default()
 }
@@ -77,20 +85,7 @@ fn shop(game: &Game, p: PowerId) -> Action {
     if placing || (!waiting.is_empty() && !rs.options.fair_buying) {
         let (kind, _) = waiting[0];
         let n = if rs.options.fair_buying { 1 } else { waiting[0].1 };
-        for at in drop_points(game, p) {
-            let a = Action::Place { at, units: vec![(kind, n)] };
-            if game.is_legal_as(Some(p), &a) {
-                return a;
-            }
-        }
-        // Nowhere for all of them: one at a time, anywhere it may go.
-        for t in rs.map.ids() {
-            let a = Action::Place { at: t, units: vec![(kind, 1)] };
-            if game.is_legal_as(Some(p), &a) {
-                return a;
-            }
-        }
-        return Action::EndPhase;
+        return first_placement(game, p, kind, n, drop_points(game, p)).unwrap_or(Action::EndPhase);
     }
     let points = s.ipcs[p.index()].max(0) as u32;
     let (tank, inf) = (rs.unit(UnitType::Tank).map_or(3, |u| u.cost), rs.unit(UnitType::Infantry).map_or(1, |u| u.cost));
@@ -220,34 +215,6 @@ fn turn(game: &Game, p: PowerId, style: Style) -> Action {
     }
 }
 
-/// A shortest route from `from` to `to` (breadth first over the map).
-fn flight(game: &Game, from: SpaceId, to: SpaceId) -> Option<Vec<SpaceId>> {
-    let map = &game.ruleset.map;
-    let mut prev: Vec<Option<SpaceId>> = vec![None; map.len()];
-    let mut queue = std::collections::VecDeque::from([from]);
-    let mut seen = vec![false; map.len()];
-    seen[from.index()] = true;
-    while let Some(t) = queue.pop_front() {
-        if t == to {
-            let mut route = vec![to];
-            let mut at = to;
-            while let Some(p) = prev[at.index()] {
-                route.push(p);
-                at = p;
-            }
-            route.reverse();
-            return Some(route);
-        }
-        for &n in &map.space(t).adjacent {
-            if !seen[n.index()] {
-                seen[n.index()] = true;
-                prev[n.index()] = Some(t);
-                queue.push_back(n);
-            }
-        }
-    }
-    None
-}
 
 const INF: u32 = u32::MAX / 4;
 
@@ -282,34 +249,6 @@ fn sea_reach(game: &Game, pl: &Plan, from: SpaceId, m: u8) -> Vec<SpaceId> {
         .collect()
 }
 
-/// A shortest route from `from` to `to` whose spaces between satisfy `pass`.
-fn route_via(game: &Game, from: SpaceId, to: SpaceId, pass: impl Fn(SpaceId) -> bool) -> Option<Vec<SpaceId>> {
-    let map = &game.ruleset.map;
-    let mut prev: Vec<Option<SpaceId>> = vec![None; map.len()];
-    let mut seen = vec![false; map.len()];
-    seen[from.index()] = true;
-    let mut queue = std::collections::VecDeque::from([from]);
-    while let Some(t) = queue.pop_front() {
-        if t == to {
-            let mut route = vec![to];
-            let mut at = to;
-            while let Some(q) = prev[at.index()] {
-                route.push(q);
-                at = q;
-            }
-            route.reverse();
-            return Some(route);
-        }
-        for &n in &map.space(t).adjacent {
-            if !seen[n.index()] && (n == to || pass(n)) {
-                seen[n.index()] = true;
-                prev[n.index()] = Some(t);
-                queue.push_back(n);
-            }
-        }
-    }
-    None
-}
 
 fn moves_left(game: &Game, u: &warboard_rules::Unit) -> u8 {
     game.ruleset.stats(u.kind).movement.saturating_sub(u.moved)
@@ -534,17 +473,8 @@ fn shop_best(game: &Game, p: PowerId) -> Action {
                 lands.sort_by_key(|t| (pl.land_d[t.index()], t.index()));
                 spots.extend(lands);
             }
-            for at in spots {
-                let a = Action::Place { at, units: vec![(kind, n)] };
-                if game.is_legal_as(Some(p), &a) {
-                    return a;
-                }
-            }
-            for t in rs.map.ids() {
-                let a = Action::Place { at: t, units: vec![(kind, 1)] };
-                if game.is_legal_as(Some(p), &a) {
-                    return a;
-                }
+            if let Some(a) = first_placement(game, p, kind, n, spots) {
+                return a;
             }
         }
         return Action::EndPhase;
@@ -650,7 +580,7 @@ fn contributors(game: &Game, p: PowerId, to: SpaceId, pl: &Plan, check: bool) ->
         // passing enemy units, with the planes aboard (ALT L40).
         for sh in s.units.iter().filter(|u| u.mover() == p && rs.stats(u.kind).domain == Domain::Sea && moves_left(game, u) > 0 && u.at != to) {
             let m = moves_left(game, sh) as usize;
-            if let Some(route) = route_via(game, sh.at, to, |t| map.is_sea(t) && !pl.enemy[t.index()]) {
+            if let Some(route) = crate::geo::path(&game.relations(), sh.at, to, |t| map.is_sea(t) && !pl.enemy[t.index()]) {
                 if route.len() - 1 <= m {
                     let mut fighting = vec![sh];
                     fighting.extend(s.cargo_of(sh.id).filter(|c| rs.stats(c.kind).domain == Domain::Air));
@@ -662,7 +592,7 @@ fn contributors(game: &Game, p: PowerId, to: SpaceId, pl: &Plan, check: bool) ->
     if to_land {
         for u in s.units.iter().filter(|u| u.mover() == p && rs.stats(u.kind).domain == Domain::Air && moves_left(game, u) > 0 && u.at != to) {
             let m = moves_left(game, u) as usize;
-            if let Some(route) = route_via(game, u.at, to, |t| !map.space(t).off_limits && !pl.enemy[t.index()]) {
+            if let Some(route) = crate::geo::path(&game.relations(), u.at, to, |t| !map.space(t).off_limits && !pl.enemy[t.index()]) {
                 if route.len() - 1 <= m {
                     out.push((Force::of(game, &[u], true), Action::Move { units: vec![u.id], route, transport: None, bombing: false }));
                 }
@@ -872,7 +802,7 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
             None
         };
         if let Some(z) = goal {
-            if let Some(route) = route_via(game, sh.at, z, |t| map.is_sea(t) && !pl.enemy[t.index()]) {
+            if let Some(route) = crate::geo::path(&game.relations(), sh.at, z, |t| map.is_sea(t) && !pl.enemy[t.index()]) {
                 let a = Action::Move { units: vec![sh.id], route, transport: None, bombing: false };
                 if legal(&a) {
                     return a;
