@@ -176,6 +176,20 @@ fn a_person_plays_germany_against_the_computer_in_tmux() {
     tmux.wait_for(&["battle at MOS ends"]);
     tmux.command("end");
     tmux.wait_for(&["germany's turn | noncombat move"]);
+    // The drawn map (F3; issue 15, point 14), owners' colours and unit
+    // counts, following the selected space; F3 closes it.
+    tmux.keys(&["F3"]);
+    tmux.wait_for(&["map (zoom 1", "GER", "UKR"]);
+    tmux.keys(&["F3"]);
+    // A fighter flown where it cannot land is warned at once, and ending
+    // the phase asks first, naming it (issue 15, points 1 and 2).
+    tmux.command("move 1 ftr GER BAL");
+    tmux.wait_for(&["will be lost when this phase ends"]);
+    tmux.command("end");
+    tmux.wait_for(&["ending noncombat move now loses 1 fighter at BAL"]);
+    tmux.keys(&["C-u"]);
+    tmux.command("undo");
+    tmux.wait_for(&["undone: germany moves 1 ftr"]);
     tmux.command("end");
     tmux.wait_for(&["germany's turn | place", "place 2 inf GER: to place 2 inf"]);
     tmux.command("place 2 inf GER");

@@ -52,6 +52,10 @@ pub struct App {
     /// Rows the spaces panel showed last frame (PageUp/PageDown's step).
     pub page: usize,
     pub show_income: bool,
+    /// The drawn map instead of the help and log (F3), at a zoom (F4:
+    /// an index into `mapview::ZOOMS`).
+    pub show_map: bool,
+    pub map_zoom: usize,
     pub message: Option<Message>,
     /// How many lines the log is scrolled back from its newest line.
     pub log_scroll: usize,
@@ -82,6 +86,8 @@ impl App {
             cursor: 0,
             page: 10,
             show_income: false,
+            show_map: false,
+            map_zoom: 0,
             message: None,
             log_scroll: 0,
             quit: false,
@@ -240,6 +246,11 @@ impl App {
             KeyCode::Home => self.cursor = 0,
             KeyCode::End => self.cursor = rows.saturating_sub(1),
             KeyCode::F(2) => self.show_income = !self.show_income,
+            KeyCode::F(3) => self.show_map = !self.show_map,
+            KeyCode::F(4) => {
+                self.show_map = true;
+                self.map_zoom = (self.map_zoom + 1) % super::mapview::ZOOMS.len();
+            }
             KeyCode::Tab => self.insert_selected_space(),
             KeyCode::Esc => match self.typing {
                 Typing::Filter => {
@@ -390,7 +401,7 @@ impl App {
     pub fn idle_hint(&self) -> LogLine {
         let text = match self.typing {
             Typing::Filter => "filtering spaces: type a name, Enter to keep, Esc to clear",
-            Typing::Command => "type a command; / filters spaces; Tab inserts the selected space; F2 or i: income chart",
+            Typing::Command => "type a command; / filters spaces; Tab inserts the selected space; F2: income chart; F3: map (F4 zooms)",
         };
         LogLine::new(LineKind::Note, text)
     }

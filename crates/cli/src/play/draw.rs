@@ -3,7 +3,7 @@
 
 use super::app::{App, Message, Screen, Typing};
 use super::narrate::{LineKind, LogLine};
-use super::{board, guide};
+use super::{board, guide, mapview};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -107,6 +107,13 @@ fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
         .constraints([Constraint::Percentage(30), Constraint::Percentage(34), Constraint::Percentage(36)])
         .split(rows[1]);
     draw_spaces(frame, app, columns[0]);
+    if app.show_map {
+        let right = Rect { x: columns[1].x, y: columns[1].y, width: columns[1].width + columns[2].width, height: columns[1].height };
+        draw_map(frame, app, right);
+        draw_message(frame, app, rows[2]);
+        draw_input(frame, app, rows[3]);
+        return;
+    }
     let middle = Layout::default()
         .direction(Direction::Vertical)
         .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
@@ -196,6 +203,47 @@ fn draw_spaces(frame: &mut Frame, app: &mut App, area: Rect) {
         state.select(Some(app.cursor));
     }
     frame.render_stateful_widget(list, area, &mut state);
+}
+
+/// The drawn map (F3; F4 zooms): owners' colours, unit counts, the
+/// selected space reversed and its neighbours underlined; it follows the
+/// selection in the spaces panel.
+fn draw_map(frame: &mut Frame, app: &App, area: Rect) {
+    let game = app.shown();
+    let zoom = mapview::ZOOMS[app.map_zoom.min(mapview::ZOOMS.len() - 1)];
+    let title = format!(" map (zoom {zoom}×; F4 zooms, F3 closes; arrows select) ");
+    let layout = match mapview::layout(game) {
+        Ok(l) => l,
+        Err(e) => {
+            frame.render_widget(Paragraph::new(e).block(titled(title)), area);
+            return;
+        }
+    };
+    let (w, h) = (area.width.saturating_sub(2), area.height.saturating_sub(2));
+    let grid = mapview::render(game, &layout, app.selected_space(), app.map_zoom, w, h);
+    let lines: Vec<Line> = grid
+        .iter()
+        .map(|row| {
+            let spans: Vec<Span> = row
+                .iter()
+                .map(|(ch, mark)| match mark {
+                    mapview::Mark::Blank => Span::raw(ch.to_string()),
+                    mapview::Mark::Label { space, selected, neighbour } => {
+                        let sea = game.ruleset.map.is_sea(*space);
+                        let mut style = if sea { Style::new().fg(Color::Blue) } else { Style::new().fg(power_color(game, game.state.control[space.index()])) };
+                        if *selected {
+                            style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+                        } else if *neighbour {
+                            style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
+                        }
+                        Span::styled(ch.to_string(), style)
+                    }
+                })
+                .collect();
+            Line::from(spans)
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(titled(title)), area);
 }
 
 fn draw_detail(frame: &mut Frame, app: &App, area: Rect) {

@@ -16,6 +16,7 @@ mod draw;
 mod guide;
 mod names;
 pub(crate) mod narrate;
+mod mapview;
 mod odds;
 mod save;
 mod session;

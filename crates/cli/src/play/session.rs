@@ -308,11 +308,16 @@ impl Session {
         }
         let Some(after) = self.after_phase_end(p) else { return };
         let game = self.game();
-        let doomed: Vec<(warboard_rules::UnitType, u32)> =
-            moved.iter().filter(|id| after.state.unit(**id).is_none()).filter_map(|id| game.state.unit(*id)).map(|u| (u.kind, 1)).collect();
+        let mut doomed: Vec<(warboard_rules::UnitType, u64)> = Vec::new();
+        for u in moved.iter().filter(|id| after.state.unit(**id).is_none()).filter_map(|id| game.state.unit(*id)) {
+            match doomed.iter_mut().find(|(k, _)| *k == u.kind) {
+                Some(e) => e.1 += 1,
+                None => doomed.push((u.kind, 1)),
+            }
+        }
         let Some(at) = moved.first().and_then(|id| game.state.unit(*id)).map(|u| game.ruleset.map.name(u.at).to_string()) else { return };
         if !doomed.is_empty() {
-            let what = super::names::counts_text(&doomed);
+            let what = doomed.iter().map(|(k, n)| k.count_words(*n)).collect::<Vec<_>>().join(" and ");
             self.note(format!("warning: {what} at {at} will be lost when this phase ends: no landing there (move on, or undo)"));
         }
     }
@@ -710,7 +715,7 @@ mod tests {
         }
         order(&mut s, "move 1 ftr LEN KRZ").expect("the fighter may fly there");
         let last = &s.log().last().unwrap().text;
-        assert!(last.starts_with("warning: 1 ftr at KRZ will be lost"), "{last}");
+        assert!(last.starts_with("warning: 1 fighter at KRZ will be lost"), "{last}");
         // A move to a landing is not warned.
         s.undo().expect("undone");
         order(&mut s, "move 1 ftr LEN MOS").expect("the fighter lands in Moscow");
