@@ -9,6 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
 use ratatui::Frame;
+use warboard_rules::battle;
 use warboard_rules::{Game, PowerId, Side};
 
 /// Below this size the panels cannot be laid out readably.
@@ -253,6 +254,14 @@ fn draw_detail(frame: &mut Frame, app: &App, area: Rect) {
         return;
     };
     let mut lines: Vec<Line> = board::detail(game, at).into_iter().map(Line::raw).collect();
+    // Move help (issue 15, point 14): where the person's units here can go.
+    if let Some(p) = app.session.actor().filter(|p| app.session.is_human(*p) && battle::decision(&game.ruleset, &game.state).is_none()) {
+        let help = guide::move_help(game, p, at);
+        if !help.is_empty() {
+            lines.push(Line::styled("moves from here:", Style::new().add_modifier(Modifier::BOLD)));
+            lines.extend(help.into_iter().map(|l| Line::raw(format!("  {l}"))));
+        }
+    }
     if let Some(first) = lines.first_mut() {
         *first = first.clone().style(Style::new().add_modifier(Modifier::BOLD));
     }

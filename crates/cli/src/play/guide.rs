@@ -7,7 +7,8 @@ use super::session::Session;
 use warboard_rules::battle::{self, Decision};
 use warboard_ai::production;
 use warboard_rules::ruleset::ResearchCharts;
-use warboard_rules::{Action, FixedDice, Game, Phase, PowerId, UnitType};
+use warboard_rules::ids::Domain;
+use warboard_rules::{Action, FixedDice, Game, Phase, PowerId, SpaceId, UnitId, UnitType};
 
 /// The help panel's lines.
 pub fn lines(session: &Session) -> Vec<String> {
@@ -146,6 +147,7 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         }
         Phase::NoncombatMove => {
             out.push("move 1 ftr UKR EEU: land aircraft, bring units up".into());
+            stranded_aircraft(game, p, out);
             out.push("end: aircraft without a landing are lost".into());
         }
         Phase::Place => {
@@ -202,6 +204,122 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         }
     }
     patriotic_war(game, p, out);
+}
+
+/// Where `p`'s units at `at` can move now (issue 15, point 14, move help):
+/// each kind with its moves left and the spaces the rules accept a move
+/// to by the shortest way, tried on a copy of the game.
+pub fn move_help(game: &Game, p: PowerId, at: SpaceId) -> Vec<String> {
+    let s = &game.state;
+    let rs = &game.ruleset;
+    if !matches!(s.phase, Phase::CombatMove | Phase::NoncombatMove | Phase::Turn) || s.turn != p {
+        return Vec::new();
+    }
+    let mut groups: Vec<(UnitType, u8, Vec<UnitId>)> = Vec::new();
+    for u in s.units.iter().filter(|u| u.at == at && u.mover() == p && u.carried_by.is_none()) {
+        let left = rs.stats(u.kind).movement.saturating_sub(u.moved);
+        if left == 0 {
+            continue;
+        }
+        match groups.iter_mut().find(|(k, m, _)| *k == u.kind && *m == left) {
+            Some(g) => g.2.push(u.id),
+            None => groups.push((u.kind, left, vec![u.id])),
+        }
+    }
+    let mut out = Vec::new();
+    for (kind, left, ids) in groups {
+        let reach = reachable(game, ids[0]);
+        let head = format!("{} ({} left)", counts_text(&[(kind, ids.len() as u32)]), if left == 1 { "1 move".to_string() } else { format!("{left} moves") });
+        if reach.is_empty() {
+            out.push(format!("{head}: no move the rules accept this phase"));
+        } else {
+            let names: Vec<&str> = reach.iter().take(14).map(|t| rs.map.name(*t)).collect();
+            let more = if reach.len() > 14 { format!(" and {} more", reach.len() - 14) } else { String::new() };
+            out.push(format!("{head} to: {}{more}", names.join(" ")));
+        }
+    }
+    out
+}
+
+/// The spaces unit `id` may move to now by the shortest way, nearest
+/// first: the rules judge each move, on a copy of the game.
+fn reachable(game: &Game, id: UnitId) -> Vec<SpaceId> {
+    let Some(u) = game.state.unit(id) else { return Vec::new() };
+    let left = game.ruleset.stats(u.kind).movement.saturating_sub(u.moved) as usize;
+    let (dist, prev) = steps_from(game, u.at);
+    let mut out: Vec<(usize, SpaceId)> = Vec::new();
+    for to in game.ruleset.map.ids().filter(|t| *t != u.at && dist[t.index()] <= left) {
+        let route = route_to(&prev, u.at, to);
+        if game.is_legal(&Action::Move { units: vec![id], route, transport: None, bombing: false }, &FixedDice(6)).is_ok() {
+            out.push((dist[to.index()], to));
+        }
+    }
+    out.sort();
+    out.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Steps from `at` over the whole map, and each space's predecessor on a
+/// shortest way.
+fn steps_from(game: &Game, at: SpaceId) -> (Vec<usize>, Vec<Option<SpaceId>>) {
+    let map = &game.ruleset.map;
+    let mut dist = vec![usize::MAX; map.len()];
+    let mut prev = vec![None; map.len()];
+    dist[at.index()] = 0;
+    let mut queue = std::collections::VecDeque::from([at]);
+    while let Some(t) = queue.pop_front() {
+        for &n in &map.space(t).adjacent {
+            if dist[n.index()] == usize::MAX {
+                dist[n.index()] = dist[t.index()] + 1;
+                prev[n.index()] = Some(t);
+                queue.push_back(n);
+            }
+        }
+    }
+    (dist, prev)
+}
+
+fn route_to(prev: &[Option<SpaceId>], from: SpaceId, to: SpaceId) -> Vec<SpaceId> {
+    let mut route = vec![to];
+    let mut at = to;
+    while let Some(p) = prev[at.index()] {
+        route.push(p);
+        at = p;
+        if at == from {
+            break;
+        }
+    }
+    route.reverse();
+    route
+}
+
+/// Aircraft of `p` that would be lost if the noncombat move ended now, and
+/// where each can still land (issue 15, point 14).
+fn stranded_aircraft(game: &Game, p: PowerId, out: &mut Vec<String>) {
+    let mut after = game.clone();
+    if after.apply(&Action::EndPhase, &mut FixedDice(6)).is_err() {
+        return;
+    }
+    let rs = &game.ruleset;
+    for u in game.state.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).domain == Domain::Air && after.state.unit(u.id).is_none()) {
+        let (_, prev) = steps_from(game, u.at);
+        let landings: Vec<&str> = reachable(game, u.id)
+            .into_iter()
+            .filter(|to| {
+                let mut g = game.clone();
+                let route = route_to(&prev, u.at, *to);
+                g.apply(&Action::Move { units: vec![u.id], route, transport: None, bombing: false }, &mut FixedDice(6)).is_ok()
+                    && g.apply(&Action::EndPhase, &mut FixedDice(6)).is_ok()
+                    && g.state.unit(u.id).is_some()
+            })
+            .map(|t| rs.map.name(t))
+            .collect();
+        let (what, at) = (u.kind.count_words(1), rs.map.name(u.at));
+        if landings.is_empty() {
+            out.push(format!("  {what} at {at} has no landing in reach: it is lost when the phase ends"));
+        } else {
+            out.push(format!("  {what} at {at} still needs a landing: {}", landings.join(" ")));
+        }
+    }
 }
 
 /// Alternative shopping: every nation buys and puts its units down at once
@@ -353,5 +471,30 @@ mod tests {
             let id: u32 = name.trim_start_matches('u').parse().unwrap();
             assert!(candidates.iter().any(|c| c.0 == id), "{name} is not in the battle: {text}");
         }
+    }
+
+    #[test]
+    fn move_help_lists_where_units_can_go_and_where_aircraft_can_land() {
+        // Issue 15, point 14: Russia's units in Moscow in the combat move,
+        // then a fighter left at sea in the noncombat move.
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
+        let end = crate::play::command::Order::EndPhase;
+        s.order(&end).expect("research ends");
+        s.order(&end).expect("purchase ends");
+        let game = s.game();
+        let (russia, mos) = (game.ruleset.power_by_name("russia").unwrap(), game.ruleset.map.id("MOS").unwrap());
+        let help = move_help(game, russia, mos);
+        let armor = help.iter().find(|l| l.starts_with("2 arm (2 moves left) to:")).unwrap_or_else(|| panic!("{help:?}"));
+        // In the combat move only attacks: enemy and neutral land two steps away.
+        assert!(armor.contains("UKR") && armor.contains("EEU") && !armor.contains("CAU"), "{armor}");
+        // Moscow's neighbours are Russia's own: no attack for infantry.
+        assert!(help.contains(&"4 inf (1 move left): no move the rules accept this phase".to_string()), "{help:?}");
+        s.order(&end).expect("combat move ends");
+        s.order(&end).expect("combat ends");
+        let fly = crate::play::command::parse("move 1 ftr LEN KRZ", &s.game().ruleset.clone());
+        let Ok(crate::play::command::Command::Order(o)) = fly else { panic!("a move") };
+        s.order(&o).expect("the fighter flies out to sea");
+        let text = lines(&s).join("\n");
+        assert!(text.contains("1 fighter at KRZ still needs a landing: LEN"), "{text}");
     }
 }
