@@ -50,6 +50,11 @@ enum Command {
         /// themselves.
         #[arg(long)]
         every_phase: bool,
+        /// Milliseconds between two of the computer's actions, to follow
+        /// its turn step by step (0: as fast as it plays; F5 in the game
+        /// changes it).
+        #[arg(long, default_value_t = 0)]
+        pace: u64,
     },
     /// Show a ruleset's board: a summary, or one space
     /// (`warboard map classic EGY`, or `warboard map --ruleset anniversary-1941 CHG`).
@@ -119,7 +124,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play { ruleset, powers, seed, load, every_phase, options } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase, options }) {
+        Command::Play { ruleset, powers, seed, load, every_phase, options, pace } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase, options, pace }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("warboard play: {e}");

@@ -31,6 +31,9 @@ pub enum Typing {
     Filter,
 }
 
+/// The computer's paces F5 cycles through, in milliseconds an action.
+pub const PACES: [u64; 4] = [0, 250, 800, 2000];
+
 /// The last message under the panels.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Message {
@@ -56,6 +59,11 @@ pub struct App {
     /// an index into `mapview::ZOOMS`).
     pub show_map: bool,
     pub map_zoom: usize,
+    /// Time between two of the computer's actions on screen (zero: as fast
+    /// as it plays), so that its turn can be followed step by step; F5
+    /// cycles through [`PACES`].
+    pub pace: Duration,
+    last_computer_step: Option<Instant>,
     pub message: Option<Message>,
     /// How many lines the log is scrolled back from its newest line.
     pub log_scroll: usize,
@@ -88,6 +96,8 @@ impl App {
             show_income: false,
             show_map: false,
             map_zoom: 0,
+            pace: Duration::ZERO,
+            last_computer_step: None,
             message: None,
             log_scroll: 0,
             quit: false,
@@ -145,8 +155,17 @@ impl App {
         }
         let start = Instant::now();
         let mut played = false;
-        while self.session.computer_to_act() && start.elapsed() < budget {
-            played |= self.session.step_computer();
+        if !self.pace.is_zero() {
+            // One action at a time, at the pace the person set.
+            let due = self.last_computer_step.is_none_or(|t| t.elapsed() >= self.pace);
+            if due && self.session.computer_to_act() {
+                played = self.session.step_computer();
+                self.last_computer_step = Some(Instant::now());
+            }
+        } else {
+            while self.session.computer_to_act() && start.elapsed() < budget {
+                played |= self.session.step_computer();
+            }
         }
         if played {
             self.log_scroll = 0;
@@ -247,6 +266,12 @@ impl App {
             KeyCode::End => self.cursor = rows.saturating_sub(1),
             KeyCode::F(2) => self.show_income = !self.show_income,
             KeyCode::F(3) => self.show_map = !self.show_map,
+            KeyCode::F(5) => {
+                let next = PACES.iter().position(|p| Duration::from_millis(*p) == self.pace).map_or(0, |i| (i + 1) % PACES.len());
+                self.pace = Duration::from_millis(PACES[next]);
+                let text = if self.pace.is_zero() { "the computer plays at full speed".to_string() } else { format!("the computer takes {} ms an action", PACES[next]) };
+                self.message = Some(Message::Info(text));
+            }
             KeyCode::F(4) => {
                 self.show_map = true;
                 self.map_zoom = (self.map_zoom + 1) % super::mapview::ZOOMS.len();
@@ -401,7 +426,7 @@ impl App {
     pub fn idle_hint(&self) -> LogLine {
         let text = match self.typing {
             Typing::Filter => "filtering spaces: type a name, Enter to keep, Esc to clear",
-            Typing::Command => "type a command; / filters spaces; Tab inserts the selected space; F2: income chart; F3: map (F4 zooms)",
+            Typing::Command => "type a command; / filters spaces; Tab inserts the selected space; F2: income chart; F3: map (F4 zooms); F5: computer's pace",
         };
         LogLine::new(LineKind::Note, text)
     }
@@ -535,6 +560,26 @@ mod tests {
             }
         }
         assert_eq!(app.session.actor().map(|p| app.session.power_name(p).to_string()).as_deref(), Some("germany"));
+    }
+
+    /// At a set pace the computer's turn goes one action at a time (issue
+    /// 15, point 14), and F5 changes the pace.
+    #[test]
+    fn the_computer_plays_at_the_pace_the_person_sets() {
+        let mut app = app_for(vec![false, true, false, false, false], true);
+        app.pace = Duration::from_millis(2000);
+        let before = app.session.unsaved_actions();
+        app.tick(Duration::from_millis(200));
+        app.tick(Duration::from_millis(200));
+        assert_eq!(app.session.unsaved_actions(), before + 1, "one action, then a wait");
+        // Once the pace has passed, the next one.
+        app.last_computer_step = Some(Instant::now() - Duration::from_millis(2100));
+        app.tick(Duration::from_millis(200));
+        assert_eq!(app.session.unsaved_actions(), before + 2, "the next after the pace");
+        app.handle_key(key(KeyCode::F(5)));
+        assert_eq!(app.pace, Duration::ZERO, "after the slowest, full speed");
+        app.handle_key(key(KeyCode::F(5)));
+        assert_eq!(app.pace, Duration::from_millis(250));
     }
 
     /// Two nations at one keyboard in Alternative's simultaneous shopping

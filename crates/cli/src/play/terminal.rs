@@ -41,7 +41,12 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> io::Res
             return Ok(());
         }
         app.tick(COMPUTER_SLICE);
-        let wait = if app.session.computer_to_act() { Duration::ZERO } else { IDLE_WAIT };
+        // At a set pace the loop waits for keys between the computer's steps.
+        let wait = match (app.session.computer_to_act(), app.pace.is_zero()) {
+            (true, true) => Duration::ZERO,
+            (true, false) => app.pace.min(IDLE_WAIT) / 4,
+            (false, _) => IDLE_WAIT,
+        };
         // Every key waiting is handled before the next frame, so that typed
         // (or pasted) text never lags behind the screen.
         let mut next = event::poll(wait)?;
