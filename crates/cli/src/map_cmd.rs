@@ -75,8 +75,13 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
             writeln!(out, "Options: {}", rs.options.canonical()).unwrap();
         }
         Some(id) => {
-            let sid = map.id(id).or_else(|| map.id(&id.to_uppercase())).ok_or_else(|| {
-                format!("`{id}` is not a space of the {} map (ids are like EGY, GER, NOR)", rs.name)
+            // By id or by name, in any case (issue 15, point 12).
+            let sid = map.find(id).map_err(|could| match could.as_slice() {
+                [] => format!("`{id}` is not a space of the {} map (ids are like EGY, GER, NOR; names like Egypt)", rs.name),
+                some => {
+                    let names: Vec<String> = some.iter().take(6).map(|t| format!("{} ({})", map.space(*t).name, map.name(*t))).collect();
+                    format!("`{id}` could be {}: name one by its id", names.join(", "))
+                }
             })?;
             let s = map.space(sid);
             writeln!(out, "{} — {}", s.id, s.name).unwrap();

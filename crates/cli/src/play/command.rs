@@ -105,8 +105,8 @@ pub const SYNTAX: &[&str] = &[
 
 /// Parses one input line. Errors are sentences for the person who typed it.
 pub fn parse(line: &str, rs: &Ruleset) -> Result<Command, String> {
-    let cleaned = line.replace(',', " ");
-    let tokens: Vec<&str> = cleaned.split_whitespace().collect();
+    let words = tokens_of(line);
+    let tokens: Vec<&str> = words.iter().map(String::as_str).collect();
     let Some((verb, args)) = tokens.split_first() else {
         return Err("type a command, e.g. `end` (the help panel lists them)".into());
     };
@@ -184,11 +184,45 @@ fn file_arg(line: &str, verb: &str) -> Result<String, String> {
     }
 }
 
-/// A territory or sea zone id, in any case.
+/// The words of a line: split at spaces and commas, a name in quotes kept
+/// whole (`move 2 inf Germany "East Europe"`).
+fn tokens_of(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                if quoted || !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+                quoted = !quoted;
+            }
+            c if !quoted && (c.is_whitespace() || c == ',') => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out.retain(|w| !w.trim().is_empty());
+    out
+}
+
+/// A territory or sea zone: its id or name in any case, or a part of one
+/// name (`EGY`, `egypt`, `"East Europe"`).
 pub fn space(token: &str, rs: &Ruleset) -> Result<SpaceId, String> {
-    rs.map
-        .id(&token.to_ascii_uppercase())
-        .ok_or_else(|| format!("`{token}` is not a territory or sea zone id (type / and a name in the spaces panel to find one)"))
+    rs.map.find(token).map_err(|could| match could.as_slice() {
+        [] => format!("`{token}` is not a territory or sea zone (type / and a name in the spaces panel to find one)"),
+        some => {
+            let names: Vec<String> = some.iter().take(6).map(|t| format!("{} ({})", rs.map.space(*t).name, rs.map.name(*t))).collect();
+            format!("`{token}` could be {}: name one by its id", names.join(", "))
+        }
+    })
 }
 
 fn count(token: &str) -> Option<u32> {
@@ -499,5 +533,17 @@ mod tests {
         assert!(parse("save", &rs).is_err());
         assert!(parse("", &rs).is_err());
         assert!(parse("fly me to the moon", &rs).unwrap_err().contains("unknown command"));
+    }
+
+    #[test]
+    fn spaces_are_named_by_id_or_by_name() {
+        // Issue 15, point 12: `move 2 inf Germany "East Europe"`.
+        let rs = rs();
+        let Ok(Command::Order(Order::Move { route, .. })) = parse("move 2 inf Germany \"East Europe\"", &rs) else { panic!("a move") };
+        assert_eq!(route, vec![rs.map.id("GER").unwrap(), rs.map.id("EEU").unwrap()]);
+        let Ok(Command::Order(Order::Move { route, .. })) = parse("move 1 arm moscow, \"Caucasus\"", &rs) else { panic!("a move") };
+        assert_eq!(route, vec![rs.map.id("MOS").unwrap(), rs.map.id("CAU").unwrap()]);
+        let err = parse("move 1 inf GER europe", &rs).unwrap_err();
+        assert!(err.contains("could be East Europe (EEU)"), "{err}");
     }
 }

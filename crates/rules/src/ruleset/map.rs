@@ -119,6 +119,26 @@ impl Map {
     pub fn id(&self, name: &str) -> Option<SpaceId> {
         self.by_id.get(name).copied()
     }
+
+    /// The space a person means by `text` (issue 15, point 12): its id or
+    /// its name in any case, else the one space whose name contains it
+    /// ("Egypt", "moscow"). `Err` lists the spaces it could mean (empty:
+    /// none).
+    pub fn find(&self, text: &str) -> Result<SpaceId, Vec<SpaceId>> {
+        let t = text.trim();
+        if let Some(id) = self.id(&t.to_ascii_uppercase()) {
+            return Ok(id);
+        }
+        let lower = t.to_lowercase();
+        if let Some(s) = self.spaces.iter().position(|s| s.name.to_lowercase() == lower) {
+            return Ok(SpaceId(s as u16));
+        }
+        let hits: Vec<SpaceId> = (0..self.spaces.len()).filter(|i| !lower.is_empty() && self.spaces[*i].name.to_lowercase().contains(&lower)).map(|i| SpaceId(i as u16)).collect();
+        match hits.as_slice() {
+            [one] => Ok(*one),
+            _ => Err(hits),
+        }
+    }
     pub fn name(&self, id: SpaceId) -> &str {
         &self.spaces[id.index()].id
     }
