@@ -50,25 +50,32 @@ impl Client {
 }
 
 #[test]
-fn undo_reaches_back_within_the_phase_and_never_past_dice() {
+fn undo_reaches_back_within_the_turn_and_never_past_dice() {
     let mut c = Client::new();
     c.ok(json!({"cmd": "new", "seed": 5}));
     assert_eq!(c.error(json!({"cmd": "undo"})), "undo/nothing");
     c.act(json!({"type": "end_phase"}));
-    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/phase-start");
+    // Undo reaches back across the phases of the client's own turn.
+    let back = c.ok(json!({"cmd": "undo"}));
+    assert_eq!(back["summary"]["phase"], "research", "{back}");
+    c.act(json!({"type": "end_phase"}));
     c.act(json!({"type": "purchase", "units": {"infantry": 1}}));
     let s = c.act(json!({"type": "purchase", "units": {"armor": 1}}));
-    assert_eq!((s["undo"].as_u64(), s["ipcs"]["russia"].as_i64()), (Some(2), Some(16)));
+    assert_eq!((s["undo"].as_u64(), s["ipcs"]["russia"].as_i64()), (Some(3), Some(16)));
     let undone = c.ok(json!({"cmd": "undo"}));
     assert_eq!(undone["undone"], json!({"type": "purchase", "units": {"armor": 1}}));
     let undone = c.ok(json!({"cmd": "undo"}));
     assert_eq!((undone["summary"]["ipcs"]["russia"].as_i64(), undone["summary"]["seq"].as_u64()), (Some(24), Some(1)));
-    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/phase-start");
+    // Back through the end of research to the game's start.
+    c.ok(json!({"cmd": "undo"}));
+    assert_eq!(c.error(json!({"cmd": "undo"})), "undo/nothing");
+    c.act(json!({"type": "end_phase"}));
 
     c.act(json!({"type": "end_phase"}));
     c.act(json!({"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}));
     let moved = c.ok(json!({"cmd": "undo"}));
-    assert_eq!(moved["summary"]["undo"], 0);
+    // Left: the two ends of phase since the game began.
+    assert_eq!(moved["summary"]["undo"], 2);
     c.act(json!({"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}));
     c.act(json!({"type": "end_phase"}));
     c.act(json!({"type": "resolve", "at": "UKR"}));

@@ -70,7 +70,7 @@ impl ApplyError {
 pub enum UndoError {
     #[error("nothing to undo: no action has been made")]
     Nothing,
-    #[error("the phase has just begun: undo does not reach back into the previous phase")]
+    #[error("the turn has just begun (or the last action ended a phase of the whole round): undo reaches back only within the phases of one turn")]
     PhaseStart,
     #[error("the last action rolled dice: an action whose dice were seen cannot be taken back")]
     DiceRolled,

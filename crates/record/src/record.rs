@@ -1,4 +1,4 @@
-//! A game kept as a log of accepted actions, with undo within a phase.
+//! A game kept as a log of accepted actions, with undo within a turn.
 
 use crate::dice::{DiceMode, DiceStream, Tally};
 use crate::error::{ApplyError, LoadError, StartError, UndoError};
@@ -14,8 +14,9 @@ use warboard_conform::case::{self, ParseError};
 use warboard_rules::{Action, Event, Game, GameState, RuleError, SeededDice, UnitId};
 
 /// How far undo reaches, in a sentence for documentation and clients.
-pub const UNDO_POLICY: &str = "undo takes back the client's last actions of the current phase, one at a time, \
-back to the most recent action that rolled dice, ended a phase, ended the game or was made by the engine";
+pub const UNDO_POLICY: &str = "undo takes back the client's last actions of the current turn, one at a time and \
+across the turn's phases, back to the most recent action that rolled dice, ended a turn, ended the game or was made \
+by the engine";
 
 /// A game: its start, its log, and the state the log leads to.
 #[derive(Clone, Debug)]
@@ -137,7 +138,7 @@ impl Record {
         };
         self.dice = tally.stream;
         let entry = Entry { action, by, resolved, dice: tally.drawn, events };
-        if undoable(&entry) && self.game.state.winner.is_none() {
+        if undoable(&entry, &before, &self.game.state) && self.game.state.winner.is_none() {
             self.undo.push(before);
         } else {
             self.undo.clear();
@@ -206,9 +207,19 @@ impl Record {
 }
 
 /// An entry that undo may take back: the client's, without dice, not ending
-/// a phase or the game.
-fn undoable(entry: &Entry) -> bool {
-    entry.by == Origin::Client && entry.dice.is_empty() && !matches!(entry.resolved, Action::EndPhase | Action::Surrender { .. })
+/// the game, and where it ends a phase, one that keeps the same power's
+/// turn (issue 15, point 1: undo reaches back across the phases of the
+/// player's own turn; the dice already rolled stay rolled, since an entry
+/// with dice is never undone and clears the way back).
+fn undoable(entry: &Entry, before: &GameState, after: &GameState) -> bool {
+    let same_turn = before.turn == after.turn && before.round == after.round && before.phase != after.phase;
+    entry.by == Origin::Client
+        && entry.dice.is_empty()
+        && match entry.resolved {
+            Action::Surrender { .. } => false,
+            Action::EndPhase => same_turn,
+            _ => true,
+        }
 }
 
 pub(crate) fn panic_message(panic: Box<dyn std::any::Any + Send>) -> String {

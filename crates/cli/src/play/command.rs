@@ -98,7 +98,7 @@ pub const SYNTAX: &[&str] = &[
     "rocket WEU MOS             rockets: AA gun at WEU fires at MOS",
     "convert MOS 2 inf          Europe's Soviets: take over allied units",
     "surrender                  your side gives up",
-    "undo                       take back your last action of the phase",
+    "undo                       take back your last action (back through this turn's phases)",
     "save FILE / load FILE      save or resume a game",
     "quit                       leave (asks first when play is unsaved)",
 ];

@@ -493,7 +493,11 @@ impl Session {
             .filter(|l| !matches!(l.kind, LineKind::Phase | LineKind::Turn))
             .map(|l| l.text)
             .collect();
-        let what = if told.is_empty() { "the last action".to_string() } else { told.join("; ") };
+        let what = match (&entry.resolved, told.is_empty()) {
+            (Action::EndPhase, _) => format!("the end of the phase: back in {}", self.game().state.phase.name().replace('_', " ")),
+            (_, true) => "the last action".to_string(),
+            (_, false) => told.join("; "),
+        };
         self.note(format!("undone: {what}"));
         Ok(())
     }
@@ -739,6 +743,21 @@ mod tests {
         let after = told(loaded.log());
         assert!(live.len() > 30, "a round was played: {live:?}");
         assert_eq!(after, live);
+    }
+
+    #[test]
+    fn undo_reaches_back_across_the_phases_of_the_persons_turn() {
+        // Issue 15, point 1: an `end` too soon is taken back.
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
+        order(&mut s, "end").expect("research ends");
+        order(&mut s, "buy 2 inf").expect("bought");
+        order(&mut s, "end").expect("purchase ends");
+        assert_eq!(s.game().state.phase, Phase::CombatMove);
+        s.undo().expect("the end of the purchase is taken back");
+        assert_eq!(s.game().state.phase, Phase::Purchase);
+        assert_eq!(s.log().last().unwrap().text, "undone: the end of the phase: back in purchase");
+        s.undo().expect("then the purchase");
+        assert!(s.game().state.purchased.is_empty());
     }
 
     #[test]
