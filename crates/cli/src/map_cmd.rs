@@ -73,6 +73,16 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
                 writeln!(out, "Turn order: {}", rs.turn.order.iter().map(|p| rs.power(*p).id.as_str()).collect::<Vec<_>>().join(", ")).unwrap();
             }
             writeln!(out, "Options: {}", rs.options.canonical()).unwrap();
+            // Every space, so that ids and names can be looked up here
+            // (issue 15, point 12); `warboard map RULESET SPACE` tells one.
+            writeln!(out).unwrap();
+            writeln!(out, "{:<5} {:<28} {:<5} {:>3}  {}", "id", "name", "kind", "ipc", "held by").unwrap();
+            for t in map.ids() {
+                let sp = map.space(t);
+                let kind = if sp.is_land() { "land" } else { "sea" };
+                let held = game.state.control[t.index()].map(|p| rs.power(p).id.as_str()).unwrap_or(if sp.is_land() { "neutral" } else { "-" });
+                writeln!(out, "{:<5} {:<28} {:<5} {:>3}  {held}", sp.id, sp.name, kind, sp.ipc).unwrap();
+            }
         }
         Some(id) => {
             // By id or by name, in any case (issue 15, point 12).
