@@ -13,6 +13,20 @@ fn map_summary() {
     assert!(ok);
     assert!(out.contains("70 land territories (14 neutral), 58 sea zones"), "{out}");
     assert!(out.contains("germany") && out.contains("32"), "{out}");
+    // Every space is listed (issue 15, point 12).
+    assert!(out.lines().any(|l| l.starts_with("EGY") && l.contains("Anglo-Egyptian Sudan")), "{out}");
+}
+
+#[test]
+fn map_finds_spaces_by_name() {
+    // Issue 15, point 12: `map classic Egypt`, in any case, and a list of
+    // choices where a word names several.
+    let (ok, out, _) = warboard(&["map", "classic", "Egypt"]);
+    assert!(ok && out.starts_with("EGY"), "{out}");
+    let (ok, out, _) = warboard(&["map", "classic", "east europe"]);
+    assert!(ok && out.starts_with("EEU"), "{out}");
+    let (ok, _, err) = warboard(&["map", "classic", "europe"]);
+    assert!(!ok && err.contains("could be East Europe (EEU)"), "{err}");
 }
 
 #[test]
