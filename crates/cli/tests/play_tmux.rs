@@ -184,7 +184,9 @@ fn a_person_plays_germany_against_the_computer_in_tmux() {
     // A fighter flown where it cannot land is warned at once, and ending
     // the phase asks first, naming it (issue 15, points 1 and 2).
     tmux.command("move 1 ftr GER BAL");
-    tmux.wait_for(&["will be lost when this phase ends"]);
+    // The move's destination comes into view with its move help: where the
+    // fighter can still go (issue 15, point 14).
+    tmux.wait_for(&["will be lost when this phase ends", "moves from here:", "1 ftr ("]);
     tmux.command("end");
     tmux.wait_for(&["ending noncombat move now loses 1 fighter at BAL"]);
     tmux.keys(&["C-u"]);

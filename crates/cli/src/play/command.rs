@@ -539,7 +539,7 @@ mod tests {
     fn spaces_are_named_by_id_or_by_name() {
         // Issue 15, point 12: `move 2 inf Germany "East Europe"`.
         let rs = rs();
-        let Ok(Command::Order(Order::Move { route, .. })) = parse("move 2 inf Germany \"East Europe\"", &rs) else { panic!("a move") };
+        let Ok(Command::Order(Order::Move { route, .. })) = parse("move 2 inf Germany \"Eastern Europe\"", &rs) else { panic!("a move") };
         assert_eq!(route, vec![rs.map.id("GER").unwrap(), rs.map.id("EEU").unwrap()]);
         let Ok(Command::Order(Order::Move { route, .. })) = parse("move 1 arm moscow, \"Caucasus\"", &rs) else { panic!("a move") };
         assert_eq!(route, vec![rs.map.id("MOS").unwrap(), rs.map.id("CAU").unwrap()]);

@@ -134,9 +134,26 @@ impl Map {
             return Ok(SpaceId(s as u16));
         }
         let hits: Vec<SpaceId> = (0..self.spaces.len()).filter(|i| !lower.is_empty() && self.spaces[*i].name.to_lowercase().contains(&lower)).map(|i| SpaceId(i as u16)).collect();
-        match hits.as_slice() {
+        if let [one] = hits.as_slice() {
+            return Ok(*one);
+        }
+        if !hits.is_empty() {
+            return Err(hits);
+        }
+        // Word by word, each word of `text` the start of a word of the name
+        // or the other way round ("Eastern Europe" for "East Europe").
+        let words = |t: &str| -> Vec<String> { t.to_lowercase().split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() >= 3).map(String::from).collect() };
+        let asked = words(t);
+        let loose: Vec<SpaceId> = (0..self.spaces.len())
+            .filter(|i| {
+                let name = words(&self.spaces[*i].name);
+                !asked.is_empty() && asked.iter().all(|a| name.iter().any(|n| n.starts_with(a.as_str()) || a.starts_with(n.as_str())))
+            })
+            .map(|i| SpaceId(i as u16))
+            .collect();
+        match loose.as_slice() {
             [one] => Ok(*one),
-            _ => Err(hits),
+            _ => Err(loose),
         }
     }
     pub fn name(&self, id: SpaceId) -> &str {
