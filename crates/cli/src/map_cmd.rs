@@ -76,7 +76,7 @@ pub fn run(ruleset_name: &str, space: Option<&str>) -> Result<String, String> {
             // Every space, so that ids and names can be looked up here
             // (issue 15, point 12); `warboard map RULESET SPACE` tells one.
             writeln!(out).unwrap();
-            writeln!(out, "{:<5} {:<28} {:<5} {:>3}  {}", "id", "name", "kind", "ipc", "held by").unwrap();
+            writeln!(out, "{:<5} {:<28} {:<5} {:>3}  held by", "id", "name", "kind", "ipc").unwrap();
             for t in map.ids() {
                 let sp = map.space(t);
                 let kind = if sp.is_land() { "land" } else { "sea" };
