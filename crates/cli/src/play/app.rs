@@ -637,4 +637,49 @@ mod tests {
         let log: Vec<String> = app.visible_log(500).iter().map(|l| l.text.clone()).collect();
         assert!(log.iter().any(|l| l.contains(&first_name) && l.contains("3 inf")), "{log:?}");
     }
+
+    /// Under fair buying the purchases stay hidden until all have bought;
+    /// the placing that follows, one unit at a time in turn, is open, with
+    /// no covered screen between the placers (ALT L60).
+    #[test]
+    fn fair_buying_places_in_the_open() {
+        let options = [("fair_buying".to_string(), serde_json::Value::Bool(true))].into_iter().collect();
+        let humans = vec![false, false, true, false, true];
+        let mut app = App::new(Session::with_options("alternative", options, 1, humans).expect("a game starts"), true);
+        let mut handovers = 0;
+        let mut placing_seen = false;
+        for _ in 0..400 {
+            app.tick(Duration::from_millis(200));
+            if let Screen::Handover(_) = app.screen {
+                assert!(!placing_seen, "no covered screen once the placing has begun");
+                handovers += 1;
+                app.handle_key(key(KeyCode::Enter));
+                continue;
+            }
+            let game = app.session.game();
+            if game.state.phase != Phase::Shopping && game.state.phase != Phase::Payday {
+                break;
+            }
+            let Some(p) = app.session.actor().filter(|p| app.session.is_human(*p)) else { continue };
+            if game.state.next_placer.is_some() {
+                if !placing_seen {
+                    placing_seen = true;
+                    assert!(!app.session.shopping_is_secret());
+                    let log: Vec<String> = app.visible_log(500).iter().map(|l| l.text.clone()).collect();
+                    assert_eq!(log.iter().filter(|l| l.contains(" buys ")).count(), game.ruleset.power_count(), "all purchases shown: {log:?}");
+                }
+                let home = game.ruleset.map.name(game.ruleset.power(p).capital.unwrap()).to_string();
+                type_line(&mut app, &format!("place 1 inf {home}"));
+            } else if game.state.phase == Phase::Payday {
+                type_line(&mut app, "end");
+            } else if game.state.unplaced.get(&p).is_none_or(|m| m.values().all(|n| *n == 0)) {
+                type_line(&mut app, "buy 2 inf");
+                type_line(&mut app, "end");
+            } else {
+                type_line(&mut app, "end");
+            }
+        }
+        assert!(placing_seen, "the placing in turn was reached");
+        assert_eq!(handovers, 2, "a covered screen before each human nation buys");
+    }
 }

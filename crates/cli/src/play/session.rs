@@ -358,26 +358,34 @@ impl Session {
             self.shopping_start = Some(before.clone());
         }
         let lines = describe(&self.game().ruleset, &before, self.record.state(), &resolved, &events);
-        let mut revealed = !(shopping && self.record.state().phase != Phase::Shopping);
+        // The secret ends when every nation has shopped, or under fair
+        // buying when the placing in turn begins.
+        let was_secret = shopping && before.next_placer.is_none();
+        let mut revealed = !(was_secret && !self.shopping_is_secret());
+        let reveal = "every nation has bought: the purchases are shown";
         for mut line in lines {
             // The reveal comes before the next phase's heading.
             if !revealed && matches!(line.kind, LineKind::Phase | LineKind::Turn) {
-                self.note("every nation has shopped: the purchases are shown");
+                self.note(reveal);
                 revealed = true;
             }
             line.sealed = seal;
             self.push(line);
         }
         if !revealed {
-            self.note("every nation has shopped: the purchases are shown");
+            self.note(reveal);
         }
         Ok(resolved)
     }
 
     /// Whether the round's shopping is on now (Alternative), with its
-    /// purchases hidden from all but the nation that made them.
+    /// purchases hidden from all but the nation that made them. Under fair
+    /// buying the purchases are all made before anyone places, and the
+    /// placing, one unit at a time in turn, is done in the open (ALT L60):
+    /// the secret ends when the placing begins.
     pub fn shopping_is_secret(&self) -> bool {
-        self.game().state.phase == Phase::Shopping
+        let s = &self.game().state;
+        s.phase == Phase::Shopping && s.next_placer.is_none()
     }
 
     /// Whether the person at the keyboard, playing `viewer`, may read `line`.
