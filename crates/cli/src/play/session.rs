@@ -361,7 +361,7 @@ impl Session {
         // The secret ends when every nation has shopped, or under fair
         // buying when the placing in turn begins.
         let was_secret = shopping && before.next_placer.is_none();
-        let mut revealed = !(was_secret && !self.shopping_is_secret());
+        let mut revealed = !was_secret || self.shopping_is_secret();
         let reveal = "every nation has bought: the purchases are shown";
         for mut line in lines {
             // The reveal comes before the next phase's heading.
