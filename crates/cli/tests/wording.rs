@@ -62,3 +62,27 @@ fn no_message_leaves_the_plural_to_the_reader() {
     }
     assert!(found.is_empty(), "messages with a plural left to the reader:\n{}", found.join("\n"));
 }
+
+/// The rules' messages that count units or spaces, tried with one and with
+/// several (issue 15, point 9): the count and the noun agree.
+#[test]
+fn counted_messages_agree_with_their_numbers() {
+    use serde_json::json;
+    use warboard_record::{DiceMode, Origin, Record, Start};
+    let mut record = Record::new(Start::standard("classic", DiceMode::Seeded { seed: 1 })).unwrap();
+    for _ in 0..7 {
+        record.apply(&json!({"type": "end_phase"}), Origin::Client).unwrap();
+    }
+    // Germany's turn: research, then purchase, then its combat move.
+    record.apply(&json!({"type": "end_phase"}), Origin::Client).unwrap();
+    record.apply(&json!({"type": "end_phase"}), Origin::Client).unwrap();
+    let refused = |record: &mut Record, action: serde_json::Value| record.apply(&action, Origin::Client).map(|_| ()).unwrap_err().to_string();
+    let two = refused(&mut record, json!({"type": "move", "units": [{"type": "bomber", "count": 2}], "route": ["GER", "EEU"]}));
+    assert!(two.contains("there are not 2 bombers") && two.contains("only 1"), "{two}");
+    let three = refused(&mut record, json!({"type": "move", "units": [{"type": "infantry", "count": 9}], "route": ["GER", "EEU"]}));
+    assert!(three.contains("there are not 9 infantry"), "{three}");
+    let one = refused(&mut record, json!({"type": "move", "units": [{"type": "infantry", "count": 1}], "route": ["GER", "EEU", "UKR"]}));
+    assert!(one.contains("moves 1 space a turn") && one.contains("has 1 space left"), "{one}");
+    let arm = refused(&mut record, json!({"type": "move", "units": [{"type": "armor", "count": 1}], "route": ["GER", "EEU", "UKR", "CAU"]}));
+    assert!(arm.contains("moves 2 spaces a turn") && arm.contains("has 2 spaces left"), "{arm}");
+}
