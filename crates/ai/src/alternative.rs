@@ -148,10 +148,12 @@ impl Force {
     fn weight(self) -> f64 {
         self.fire * self.bodies
     }
-    /// Whether this attacking force clearly beats `defence` (a square-law
-    /// ratio of 1.5, about 1.2 times the defenders' numbers in like units).
+    /// Whether this attacking force clearly beats `defence`: a square-law
+    /// ratio of 1.5 for a battle of some fifty units, more for small ones
+    /// (dice decide them), less for huge ones (the law decides them).
     fn beats(self, defence: Force) -> bool {
-        self.bodies > 0.0 && self.weight() >= 1.5 * defence.weight() + 0.5
+        let need = 1.15 + 2.0 / (defence.bodies + 1.0).sqrt();
+        self.bodies > 0.0 && self.weight() >= need * defence.weight() + 0.5
     }
 }
 

@@ -44,7 +44,7 @@ fn alternative_game(computer: Option<Side>, options: &[(&str, &str)], seed: u64,
             if computer.is_none_or(|side| rs.side(p) == side) {
                 Box::new(Watched { inner: Box::new(ComputerPlayer::new()), tally: ours.clone() })
             } else {
-                Box::new(RandomPlayer::new(seed * 31 + p.0 as u64))
+                Box::new(RandomPlayer::new(seed.wrapping_mul(1_000_003).wrapping_add(p.0 as u64)))
             }
         })
         .collect();
