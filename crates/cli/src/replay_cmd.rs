@@ -3,7 +3,7 @@
 //! damaged file is reported, not narrated.
 
 use std::path::Path;
-use crate::play::narrate::{story, LineKind};
+use crate::play::narrate::{story, LineKind, Story};
 use warboard_record::Record;
 
 /// The narration, or why the file cannot be replayed.
@@ -12,7 +12,7 @@ pub fn run(path: &Path) -> Result<String, String> {
     let record = Record::load(&text).map_err(|e| warboard_record::bounded_text(&format!("{}: [{}] {e}", path.display(), e.code()), 1000))?;
     // Told as the terminal game tells it live (issue 15, point 10): turns
     // as headings, phases under them, what happened under those.
-    let (lines, stopped) = story(&record);
+    let Story { lines, stopped, .. } = story(&record);
     let rs = &record.game().ruleset;
     let mut out = String::new();
     if lines.is_empty() {

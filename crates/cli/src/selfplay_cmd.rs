@@ -54,18 +54,12 @@ pub fn run(ruleset: &str, options: &[String], games: u64, axis: &str, allies: &s
     ExitCode::SUCCESS
 }
 
-/// The ruleset with the options given as `NAME=VALUE` (as for `play`).
+/// The ruleset with the options given as `NAME=VALUE`, read as `play` reads
+/// them: through a game's start (`warboard_record::Start`), the one place
+/// options are checked and set.
 fn with_options(ruleset: &str, options: &[String]) -> Result<std::sync::Arc<warboard_rules::ruleset::Ruleset>, String> {
-    let rs = warboard_rules::ruleset(ruleset).map_err(|e| e.to_string())?;
-    if options.is_empty() {
-        return Ok(rs);
-    }
-    let parsed = crate::play::parse_options(options)?;
-    let mut values = Vec::new();
-    for (name, value) in parsed {
-        let v: toml::Value = serde_json::from_value(value).map_err(|e| format!("option {name}: {e}"))?;
-        values.push((name, v));
-    }
-    let rs = rs.with_options(values.iter().map(|(k, v)| (k.as_str(), v))).map_err(|e| e.to_string())?;
-    Ok(std::sync::Arc::new(rs))
+    let mut start = warboard_record::Start::standard(ruleset, warboard_record::DiceMode::Seeded { seed: 1 });
+    start.options = crate::play::parse_options(options)?;
+    let record = warboard_record::Record::new(start).map_err(|e| e.to_string())?;
+    Ok(record.game().ruleset.clone())
 }

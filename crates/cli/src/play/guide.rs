@@ -3,7 +3,7 @@
 
 use super::names::{counts_text, short};
 use super::odds;
-use super::session::Session;
+use super::session::{after_phase_end, Session};
 use warboard_rules::battle::{self, Decision};
 use warboard_ai::production;
 use warboard_rules::ruleset::ResearchCharts;
@@ -293,31 +293,33 @@ fn route_to(prev: &[Option<SpaceId>], from: SpaceId, to: SpaceId) -> Vec<SpaceId
 }
 
 /// Aircraft of `p` that would be lost if the noncombat move ended now, and
-/// where each can still land (issue 15, point 14).
+/// where each can still land (issue 15, point 14): each space in reach is
+/// tried once on a copy, the flight there and then the end of the phase.
 fn stranded_aircraft(game: &Game, p: PowerId, out: &mut Vec<String>) {
-    let mut after = game.clone();
-    if after.apply(&Action::EndPhase, &mut FixedDice(6)).is_err() {
-        return;
-    }
+    let Some(after) = after_phase_end(game, p) else { return };
     let rs = &game.ruleset;
     for u in game.state.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).domain == Domain::Air && after.state.unit(u.id).is_none()) {
-        let (_, prev) = steps_from(game, u.at);
-        let landings: Vec<&str> = reachable(game, u.id)
-            .into_iter()
+        let left = rs.stats(u.kind).movement.saturating_sub(u.moved) as usize;
+        let (dist, prev) = steps_from(game, u.at);
+        let mut landings: Vec<(usize, &str)> = rs
+            .map
+            .ids()
+            .filter(|to| *to != u.at && dist[to.index()] <= left)
             .filter(|to| {
                 let mut g = game.clone();
                 let route = route_to(&prev, u.at, *to);
                 g.apply(&Action::Move { units: vec![u.id], route, transport: None, bombing: false }, &mut FixedDice(6)).is_ok()
-                    && g.apply(&Action::EndPhase, &mut FixedDice(6)).is_ok()
-                    && g.state.unit(u.id).is_some()
+                    && after_phase_end(&g, p).is_some_and(|a| a.state.unit(u.id).is_some())
             })
-            .map(|t| rs.map.name(t))
+            .map(|t| (dist[t.index()], rs.map.name(t)))
             .collect();
+        landings.sort();
+        let names: Vec<&str> = landings.into_iter().map(|(_, n)| n).collect();
         let (what, at) = (u.kind.count_words(1), rs.map.name(u.at));
-        if landings.is_empty() {
+        if names.is_empty() {
             out.push(format!("  {what} at {at} has no landing in reach: it is lost when the phase ends"));
         } else {
-            out.push(format!("  {what} at {at} still needs a landing: {}", landings.join(" ")));
+            out.push(format!("  {what} at {at} still needs a landing: {}", names.join(" ")));
         }
     }
 }

@@ -80,14 +80,24 @@ impl LogLine {
     }
 }
 
+/// A saved game as the terminal game tells it (see [`story`]).
+pub struct Story {
+    pub lines: Vec<LogLine>,
+    /// Where the replay stopped, if it did.
+    pub stopped: Option<String>,
+    /// Where the round's shopping began, when the game stands in it (what
+    /// each nation may see of the others is measured from there).
+    pub shopping_start: Option<GameState>,
+}
+
 /// A saved game told as the terminal game tells it live (issue 15, point
 /// 10): one style in the game, after a load and in `warboard replay`, the
 /// computer's one-unit moves and placements grouped. Lines of a round's
-/// shopping are sealed for the nation that shopped (see [`Seal`]). The
-/// second value says where the replay stopped, if it did.
-pub fn story(record: &warboard_record::Record) -> (Vec<LogLine>, Option<String>) {
+/// shopping are sealed for the nation that shopped (see [`Seal`]).
+pub fn story(record: &warboard_record::Record) -> Story {
     let rs = record.game().ruleset.clone();
     let mut lines: Vec<LogLine> = Vec::new();
+    let mut shopping_start: Option<GameState> = None;
     let stopped = narrate::walk(record, |before, after, entry| {
         if lines.is_empty() {
             let phase = before.phase.name().replace('_', " ");
@@ -95,7 +105,11 @@ pub fn story(record: &warboard_record::Record) -> (Vec<LogLine>, Option<String>)
             let heading = if rs.turn.round_phases.is_empty() { format!("== round {}: {} ==", before.round, rs.power(before.turn).id) } else { format!("== round {} ==", before.round) };
             lines.push(LogLine::new(LineKind::Turn, heading));
         }
-        let seal = (before.phase == Phase::Shopping)
+        let shopping = before.phase == Phase::Shopping;
+        if shopping && shopping_start.as_ref().is_none_or(|s| s.round != before.round) {
+            shopping_start = Some(before.clone());
+        }
+        let seal = shopping
             .then(|| entry.action.get("power").and_then(|v| v.as_str()).and_then(|name| rs.power_by_name(name)))
             .flatten()
             .map(|power| Seal { round: before.round, power });
@@ -106,7 +120,9 @@ pub fn story(record: &warboard_record::Record) -> (Vec<LogLine>, Option<String>)
             }
         }
     });
-    (lines, stopped.err())
+    let now = record.state();
+    let shopping_start = shopping_start.filter(|s| now.phase == Phase::Shopping && s.round == now.round);
+    Story { lines, stopped: stopped.err(), shopping_start }
 }
 
 /// Tells one accepted action: `before` and `after` are the states around it.

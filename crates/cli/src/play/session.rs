@@ -22,6 +22,15 @@ const GIVE_UP_AFTER: u32 = 1000;
 /// The log keeps this many lines.
 const LOG_LIMIT: usize = 5000;
 
+/// `game` as it would be if `p` ended the phase now (a copy): what an `end`
+/// would destroy is read from it, by the warnings here and the help panel.
+pub fn after_phase_end(game: &Game, p: PowerId) -> Option<Game> {
+    let mut after = game.clone();
+    let by = after.round_phase().then_some(p);
+    after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
+    Some(after)
+}
+
 pub struct Session {
     record: Record,
     /// `humans[p]`: the person plays power `p`.
@@ -76,22 +85,13 @@ impl Session {
         let mut humans = humans;
         humans.resize(powers, false);
         // The story so far in the live log's own style (issue 15, point 10).
-        let (mut story, stopped) = super::narrate::story(&record);
-        story.extend(stopped.map(|e| LogLine::new(LineKind::Note, e)));
-        let skip = story.len().saturating_sub(LOG_LIMIT / 2);
-        let log = story.into_iter().skip(skip).collect();
+        // Loaded in the middle of a round's shopping, what each nation may
+        // see is measured from where the shopping began: the same walk finds it.
+        let super::narrate::Story { mut lines, stopped, shopping_start } = super::narrate::story(&record);
+        lines.extend(stopped.map(|e| LogLine::new(LineKind::Note, e)));
+        let skip = lines.len().saturating_sub(LOG_LIMIT / 2);
+        let log = lines.into_iter().skip(skip).collect();
         let saved_len = record.log().len();
-        // Loaded in the middle of a round's shopping: what each nation may
-        // see is measured from where the shopping began.
-        let mut shopping_start = None;
-        if record.state().phase == Phase::Shopping {
-            let round = record.state().round;
-            let _ = warboard_record::narrate::walk(&record, |before, _, _| {
-                if before.phase == Phase::Shopping && before.round == round && shopping_start.is_none() {
-                    shopping_start = Some(before.clone());
-                }
-            });
-        }
         Session {
             record,
             humans,
@@ -267,7 +267,7 @@ impl Session {
     /// EEU, 3 infantry not placed"), tried on a copy of the game.
     fn lost_if_phase_ends(&self, p: PowerId) -> Option<String> {
         let before = self.game();
-        let after = self.after_phase_end(p)?;
+        let after = after_phase_end(before, p)?;
         let rs = &before.ruleset;
         let mut lost: Vec<(warboard_rules::UnitType, warboard_rules::SpaceId, u64)> = Vec::new();
         for u in before.state.units.iter().filter(|u| u.owner == p && after.state.unit(u.id).is_none()) {
@@ -290,14 +290,6 @@ impl Session {
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 
-    /// The game as it would be if `p` ended the phase now (a copy).
-    fn after_phase_end(&self, p: PowerId) -> Option<Game> {
-        let mut after = self.game().clone();
-        let by = after.round_phase().then_some(p);
-        after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
-        Some(after)
-    }
-
     /// After a move that ends where its units will not survive the end of
     /// the phase (aircraft without a landing: DAAK 4.4(c), FORMAT v1;
     /// Alternative planes at sea without a ship), a warning at once
@@ -306,7 +298,7 @@ impl Session {
         if !matches!(self.game().state.phase, Phase::NoncombatMove | Phase::Turn) {
             return;
         }
-        let Some(after) = self.after_phase_end(p) else { return };
+        let Some(after) = after_phase_end(self.game(), p) else { return };
         let game = self.game();
         let mut doomed: Vec<(warboard_rules::UnitType, u64)> = Vec::new();
         for u in moved.iter().filter(|id| after.state.unit(**id).is_none()).filter_map(|id| game.state.unit(*id)) {
