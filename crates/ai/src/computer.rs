@@ -9,6 +9,7 @@ use crate::geo::{self, FAR};
 use crate::odds::{ExactOdds, Odds};
 use crate::production::{self, Capacity};
 use crate::roles::Roles;
+use crate::threat;
 use crate::Player;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
@@ -18,18 +19,92 @@ use warboard_rules::ids::{PowerId, SpaceId, UnitId, UnitType};
 use warboard_rules::state::Unit;
 use warboard_rules::{Action, FixedDice, Game, Phase, RuleError};
 
-/// Attack when the estimated win chance reaches this.
-const ATTACK_THRESHOLD: f64 = 0.60;
-/// The win chance an attack on a victory city needs, where victory cities
-/// decide the game.
-const VICTORY_CITY_THRESHOLD: f64 = 0.45;
+/// The chance of losing the capital next turn that a threat-sized garrison
+/// accepts.
+const SAFE_CAPITAL: f64 = 0.2;
 /// What a victory city adds to a territory's worth as a target (IPCs).
 const VICTORY_CITY_PRIZE: u32 = 15;
-/// Retreat when the chance falls below this (where retreat is allowed).
-const RETREAT_THRESHOLD: f64 = 0.25;
+
+/// How the planner plays: the thresholds of its attacks and retreats, how
+/// it guards its capital, what it buys. [`Style::STANDARD`] is the planner
+/// as it played before issue 14 (and still plays as `ai`); the planning
+/// player ([`crate::PlanningPlayer`]) chooses among styles each turn by
+/// playing them out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Style {
+    /// Attack an ordinary territory when the win chance reaches this.
+    pub attack: f64,
+    /// The win chance an attack on a victory city needs, where victory
+    /// cities decide the game.
+    pub victory_city: f64,
+    /// The win chance an attack on an enemy capital needs.
+    pub capital: f64,
+    /// Retreat when the chance falls below this (where retreat is allowed).
+    pub retreat: f64,
+    /// The win chance a fleet needs to attack enemy ships.
+    pub fleet: f64,
+    /// How the capital's garrison is sized.
+    pub garrison: Garrison,
+    /// Fighters and bombers join sea battles and strike enemy fleets on
+    /// their own (issue 14: before, no aircraft ever fought at sea).
+    pub air_at_sea: bool,
+    /// What the money buys.
+    pub buy: Buy,
+    /// An ordinary territory is attacked only when what the attack is
+    /// expected to bring (units destroyed, income taken) outweighs what it
+    /// costs, counting the enemy's counter-attack on the survivors
+    /// (issue 14: before, stacks were left to be destroyed).
+    pub counter_attacks: bool,
+}
+
+/// How many units stay home to hold the capital.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Garrison {
+    /// Two units, or everyone while enemy land units within two steps
+    /// outgun the defence (the planner before issue 14).
+    Fixed,
+    /// Enough that what the enemy can bring next turn, by land, air and
+    /// aboard its transports, takes the capital at most one time in five
+    /// ([`crate::threat`]).
+    Threat,
+}
+
+/// The purchase policy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Buy {
+    /// Ships for a power that must cross the sea, a few fighters, then an
+    /// army of defenders, strikers and supporters.
+    Standard,
+    /// Defenders only: the most hits for the money.
+    Defenders,
+    /// Up to eight fighters (and carriers' worth of reach) before the army.
+    Air,
+}
+
+impl Style {
+    /// The planner as it played before issue 14.
+    pub const STANDARD: Style = Style {
+        attack: 0.60,
+        victory_city: 0.45,
+        capital: 0.25,
+        retreat: 0.25,
+        fleet: 0.75,
+        garrison: Garrison::Fixed,
+        air_at_sea: false,
+        buy: Buy::Standard,
+        counter_attacks: false,
+    };
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style::STANDARD
+    }
+}
 
 pub struct ComputerPlayer<O: Odds = ExactOdds> {
     odds: O,
+    style: Style,
     plan: VecDeque<Action>,
     planned: bool,
     key: (u32, u8, Phase),
@@ -59,7 +134,32 @@ fn stacks(units: &[&Unit]) -> Vec<(UnitType, u32)> {
 
 impl<O: Odds> ComputerPlayer<O> {
     pub fn with_odds(odds: O) -> Self {
-        ComputerPlayer { odds, plan: VecDeque::new(), planned: false, key: (0, 0, Phase::Research), refused: HashSet::new() }
+        ComputerPlayer { odds, style: Style::STANDARD, plan: VecDeque::new(), planned: false, key: (0, 0, Phase::Research), refused: HashSet::new() }
+    }
+
+    /// The same planner playing `style` (from the next phase it plans).
+    pub fn with_style(mut self, style: Style) -> Self {
+        self.style = style;
+        self
+    }
+
+    /// Plays `style` from the next phase it plans on.
+    pub fn set_style(&mut self, style: Style) {
+        self.style = style;
+    }
+
+    pub fn style(&self) -> Style {
+        self.style
+    }
+
+    /// Forgets the current phase's plan, as if it had never seen this
+    /// game (the calculator's answers are kept: a simulation from a copy of
+    /// a position starts planning afresh).
+    pub fn reset(&mut self) {
+        self.plan.clear();
+        self.planned = false;
+        self.key = (u32::MAX, 0, Phase::Research);
+        self.refused.clear();
     }
 
     fn win_chance(&self, game: &Game, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> f64 {
@@ -71,8 +171,94 @@ impl<O: Odds> ComputerPlayer<O> {
     /// (allies attacking one after another wear a fortress down).
     fn worth_attacking(&self, game: &Game, t: SpaceId, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> bool {
         let a = self.odds.assess(&game.ruleset, &stacks(attackers), &stacks(defenders), amphibious);
-        a.win >= threshold_for(&game.ruleset, t)
+        a.win >= self.threshold_for(&game.ruleset, t)
             || (key_target(&game.ruleset, t) && a.swing.is_some_and(|s| s > 0.0))
+    }
+
+    /// The win chance an attack on `t` needs. An enemy capital is worth a
+    /// bolder attack: allies attacking one after another wear it down; so is
+    /// a victory city, where victory cities decide the game.
+    fn threshold_for(&self, rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
+        if rs.map.space(t).capital_of.is_some() {
+            self.style.capital
+        } else if key_target(rs, t) {
+            self.style.victory_city
+        } else {
+            self.style.attack
+        }
+    }
+
+    /// Whether attacking `t` with `chosen` is expected to gain more than it
+    /// costs: the units destroyed on both sides (the calculator's expected
+    /// IPC losses), the territory's income taken from the enemy and added,
+    /// and, where the enemy can strike back next turn, the survivors lost
+    /// and the territory given back.
+    fn pays_after_counter_attack(&self, game: &Game, t: SpaceId, chosen: &[&Unit], defenders: &[&Unit]) -> bool {
+        let rs = &game.ruleset;
+        let a = self.odds.assess(rs, &stacks(chosen), &stacks(defenders), false);
+        let (Some(swing), Some(loss)) = (a.swing, a.attacker_loss) else { return true };
+        // The survivors: aircraft fly home; the dearest land units are the
+        // last to be taken as casualties.
+        let mut land: Vec<&Unit> = chosen.iter().copied().filter(|u| rs.stats(u.kind).is_land()).collect();
+        land.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).cost));
+        let sent: f64 = chosen.iter().map(|u| rs.stats(u.kind).cost as f64).sum();
+        let left = if sent > 0.0 { (1.0 - loss / sent).clamp(0.0, 1.0) } else { 0.0 };
+        land.truncate(((land.len() as f64 * left).round() as usize).max(1));
+        let rel = game.relations();
+        let counter: Vec<&Unit> = threat::attackers_in_reach(&rel, game.state.turn, t).into_iter().filter(|u| u.at != t).collect();
+        let retaken = threat::capture_chance(&self.odds, rs, &counter, &land);
+        let survivors: f64 = land.iter().map(|u| rs.stats(u.kind).cost as f64).sum();
+        let income = rs.map.space(t).ipc as f64;
+        swing + a.win * (2.0 * income * (1.0 - retaken) - retaken * survivors) > 0.0
+    }
+
+    /// How many of `p`'s land units able to move stay in its capital.
+    fn garrison(&self, game: &Game, p: PowerId) -> usize {
+        let rel = game.relations();
+        match self.style.garrison {
+            Garrison::Fixed => garrison_needed(&rel, p),
+            Garrison::Threat => {
+                let (fixed, movable) = self.capital_defence(game, p);
+                let attackers = threat::attackers_in_reach(&rel, p, geo::home(&game.ruleset, p));
+                let mut defenders = fixed;
+                for (k, u) in movable.iter().enumerate() {
+                    if threat::capture_chance(&self.odds, &game.ruleset, &attackers, &defenders) <= SAFE_CAPITAL {
+                        return k;
+                    }
+                    defenders.push(u);
+                }
+                movable.len()
+            }
+        }
+    }
+
+    /// The capital's defenders: those that stay anyway (allies', guns,
+    /// units that have moved) and `p`'s land units free to move, strongest
+    /// defender first.
+    fn capital_defence<'g>(&self, game: &'g Game, p: PowerId) -> (Vec<&'g Unit>, Vec<&'g Unit>) {
+        let rs = &game.ruleset;
+        let capital = geo::home(rs, p);
+        let (mut movable, fixed): (Vec<&Unit>, Vec<&Unit>) = game
+            .state
+            .units_at(capital)
+            .filter(|u| rs.allied(p, u.owner))
+            .partition(|u| u.owner == p && rs.stats(u.kind).is_land() && rs.stats(u.kind).is_combatant() && rs.stats(u.kind).movement > 0 && u.moved == 0);
+        movable.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).defense));
+        (fixed, movable)
+    }
+
+    /// Whether `p`'s capital needs every unit it has and more.
+    fn capital_in_danger(&self, game: &Game, p: PowerId) -> bool {
+        let rel = game.relations();
+        match self.style.garrison {
+            Garrison::Fixed => capital_threat(&rel, p) > 0.0,
+            Garrison::Threat => {
+                let (mut defenders, movable) = self.capital_defence(game, p);
+                defenders.extend(movable);
+                let attackers = threat::attackers_in_reach(&rel, p, geo::home(&game.ruleset, p));
+                threat::capture_chance(&self.odds, &game.ruleset, &attackers, &defenders) > SAFE_CAPITAL
+            }
+        }
     }
 
     fn offer(&mut self, a: Action) -> Option<Action> {
@@ -132,7 +318,7 @@ impl<O: Odds> Player for ComputerPlayer<O> {
                 }
                 self.planned = true;
                 let rel = game.relations();
-                let threatened = capital_threat(&rel, s.turn) > 0.0;
+                let threatened = self.capital_in_danger(game, s.turn);
                 let naval = needs_ships(&rel, s.turn);
                 production::research(game, s.turn, threatened, naval).and_then(|a| self.offer(a)).unwrap_or(Action::EndPhase)
             }
@@ -210,7 +396,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 let attackers: Vec<&Unit> = battle::casualties::attackers(&game.ruleset, s, b).iter().filter_map(|id| s.unit(*id)).collect();
                 let defenders: Vec<&Unit> = battle::casualties::defenders(&game.ruleset, s, b).iter().filter_map(|id| s.unit(*id)).collect();
                 let chance = self.win_chance(game, &attackers, &defenders, false);
-                if chance < RETREAT_THRESHOLD {
+                if chance < self.style.retreat {
                     let only_air = attackers.iter().all(|u| game.ruleset.stats(u.kind).is_air());
                     // Aircraft break off without a destination: when they
                     // attack alone, and from an amphibious assault, whose
@@ -267,7 +453,7 @@ impl<O: Odds> ComputerPlayer<O> {
         };
         let count = |buy: &BTreeMap<UnitType, u32>, t: Option<UnitType>| t.and_then(|t| buy.get(&t).copied()).unwrap_or(0);
         let cost = |t: Option<UnitType>| t.map_or(i32::MAX, |t| rs.stats(t).cost as i32);
-        let threatened = capital_threat(&rel, p) > 0.0;
+        let threatened = self.capital_in_danger(game, p);
         let naval = !threatened && needs_ships(&rel, p);
         if naval {
             let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0).count();
@@ -288,7 +474,8 @@ impl<O: Odds> ComputerPlayer<O> {
         }
         // With transports enough, a naval power's spare money buys bombers:
         // they reach an island fortress from afar and support the landings.
-        if naval {
+        let army_only = self.style.buy == Buy::Defenders;
+        if naval && !army_only {
             let transports = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0).count();
             let bombers = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber).count();
             if transports >= 6 {
@@ -300,7 +487,7 @@ impl<O: Odds> ComputerPlayer<O> {
             }
         }
         let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
-        if naval && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
+        if naval && !army_only && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
             take(&mut buy, &mut bank, roles.capital_ship);
         }
         // A naval power whose seas hold enemy submarines wants a ship that
@@ -314,8 +501,21 @@ impl<O: Odds> ComputerPlayer<O> {
             }
         }
         let fighters = roles.fighter.map_or(0, |f| s.units.iter().filter(|u| u.owner == p && u.kind == f).count());
-        if !threatened && bank >= 40 && fighters < 4 {
-            take(&mut buy, &mut bank, roles.fighter);
+        match self.style.buy {
+            Buy::Standard => {
+                if !threatened && bank >= 40 && fighters < 4 {
+                    take(&mut buy, &mut bank, roles.fighter);
+                }
+            }
+            // Half the money into fighters, up to eight: they defend the
+            // capital, strike fleets and join every battle in reach.
+            Buy::Air => {
+                let mut for_fighters = bank / 2;
+                while fighters + (count(&buy, roles.fighter) as usize) < 8 && for_fighters >= cost(roles.fighter) && take(&mut buy, &mut bank, roles.fighter) {
+                    for_fighters -= cost(roles.fighter);
+                }
+            }
+            Buy::Defenders => {}
         }
         // Then the army: a striker for two defenders, and a supporter for
         // each defender where one raises its attack. Where the complexes
@@ -324,15 +524,15 @@ impl<O: Odds> ComputerPlayer<O> {
         loop {
             let room = capacity.total.map(|t| t.saturating_sub(buy.values().sum::<u32>()));
             let spare = |bank: i32, extra: i32| room.is_some_and(|r| r > 0 && bank - extra >= (r as i32 - 1) * cost(roles.defender));
-            if spare(bank, cost(roles.fighter)) && fighters + (count(&buy, roles.fighter) as usize) < 8 && take(&mut buy, &mut bank, roles.fighter) {
+            if !army_only && spare(bank, cost(roles.fighter)) && fighters + (count(&buy, roles.fighter) as usize) < 8 && take(&mut buy, &mut bank, roles.fighter) {
                 continue;
             }
             if spare(bank, cost(roles.striker)) && take(&mut buy, &mut bank, roles.striker) {
                 continue;
             }
             let defenders = count(&buy, roles.defender);
-            let want_support = !threatened && count(&buy, roles.supporter) < defenders;
-            let want_striker = !threatened && count(&buy, roles.striker) * 2 < defenders;
+            let want_support = !threatened && !army_only && count(&buy, roles.supporter) < defenders;
+            let want_striker = !threatened && !army_only && count(&buy, roles.striker) * 2 < defenders;
             let bought = (want_support && take(&mut buy, &mut bank, roles.supporter))
                 || (want_striker && take(&mut buy, &mut bank, roles.striker))
                 || take(&mut buy, &mut bank, roles.defender);
@@ -361,7 +561,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .filter(|u| u.owner == p && rs.stats(u.kind).factory && s.control[u.at.index()] == Some(p) && !s.conquered[u.at.index()])
             .map(|u| u.at)
             .collect();
-        let threatened = capital_threat(&rel, p) > 0.0;
+        let threatened = self.capital_in_danger(game, p);
         factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], f.0));
         // One unit at a time: each placed unit may lift the threat to the
         // capital, and the next then goes to the front.
@@ -395,7 +595,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let mut plan = VecDeque::new();
         let mut used: HashSet<UnitId> = HashSet::new();
         let capital = geo::home(rs, p);
-        let garrison = garrison_needed(&rel, p);
+        let garrison = self.garrison(game, p);
         let allowed = geo::allowed(&rel, p);
         // Enemy territories a planned move enters: an empty one is taken by
         // the first unit in, and a second move into it would be no attack.
@@ -539,7 +739,10 @@ impl<O: Odds> ComputerPlayer<O> {
                         }
                     }
                 }
-                if chance < ATTACK_THRESHOLD {
+                if chance < self.style.attack {
+                    continue;
+                }
+                if self.style.counter_attacks && rs.map.space(t).capital_of.is_none() && !self.pays_after_counter_attack(game, t, &chosen, &defenders) {
                     continue;
                 }
             }
@@ -597,12 +800,31 @@ impl<O: Odds> ComputerPlayer<O> {
                     }
                 }
             }
-            if fleet.is_empty() {
+            if fleet.is_empty() && !self.style.air_at_sea {
                 continue;
             }
             let enemies: Vec<&Unit> = rel.enemy_defenders(p, z).collect();
-            let ships: Vec<&Unit> = fleet.iter().map(|f| f.0).collect();
-            if self.win_chance(game, &ships, &enemies, false) < 0.75 {
+            let mut force: Vec<&Unit> = fleet.iter().map(|f| f.0).collect();
+            let mut chance = if force.is_empty() { 0.0 } else { self.win_chance(game, &force, &enemies, false) };
+            // Fighters and bombers in reach join a sea battle that needs
+            // them, or strike a fleet on their own: they must fly home
+            // again, so only half their range counts.
+            if self.style.air_at_sea && chance < 0.9 {
+                for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && u.moved == 0 && !u.flags.bombing) {
+                    let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
+                    if d[z.index()] > rs.stats(a.kind).movement as u32 / 2 {
+                        continue;
+                    }
+                    let Some(route) = geo::path(&rel, a.at, z, |x| !rel.neutral(x) && allowed[x.index()]) else { continue };
+                    force.push(a);
+                    fleet.push((a, route));
+                    chance = self.win_chance(game, &force, &enemies, false);
+                    if chance >= 0.9 {
+                        break;
+                    }
+                }
+            }
+            if force.is_empty() || chance < self.style.fleet {
                 continue;
             }
             for (w, route) in &fleet {
@@ -664,7 +886,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let rel = game.relations();
         let front = geo::land_distance_to_enemy(&rel, p);
         let capital = geo::home(rs, p);
-        let garrison = garrison_needed(&rel, p);
+        let garrison = self.garrison(game, p);
         let allowed = geo::allowed(&rel, p);
         let mut plan = VecDeque::new();
 
@@ -814,7 +1036,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 groups.entry(u.at).or_default().push(u);
             }
         }
-        let threat = capital_threat(&rel, p);
+        let capital_in_danger = self.capital_in_danger(game, p);
         // A territory holds one AA gun at most: guns are not sent where one
         // stands (or is going).
         let mut aa_guns = vec![0u32; rs.map.len()];
@@ -830,7 +1052,7 @@ impl<O: Odds> ComputerPlayer<O> {
             for u in units {
                 let st = rs.stats(u.kind);
                 // Reinforce a threatened capital first.
-                let goal = if threat > 0.0 && rs.map.adjacent(at, capital) && rel.friendly_land(p, capital) {
+                let goal = if capital_in_danger && rs.map.adjacent(at, capital) && rel.friendly_land(p, capital) {
                     Some(capital)
                 } else if front[at.index()] >= 2 && front[at.index()] < FAR {
                     let d = geo::distances(&rel, at, |x| rel.friendly_land(p, x) && allowed[x.index()]);
@@ -894,18 +1116,6 @@ fn clear_seas(rel: &Relations<'_>, p: PowerId) -> Vec<bool> {
     clear
 }
 
-/// The win chance an attack on `t` needs. An enemy capital is worth a
-/// bolder attack: allies attacking one after another wear it down; so is a
-/// victory city, where victory cities decide the game.
-fn threshold_for(rs: &warboard_rules::Ruleset, t: SpaceId) -> f64 {
-    if rs.map.space(t).capital_of.is_some() {
-        0.25
-    } else if key_target(rs, t) {
-        VICTORY_CITY_THRESHOLD
-    } else {
-        ATTACK_THRESHOLD
-    }
-}
 
 /// A territory that decides the game: a capital, or a victory city where
 /// victory cities decide it (knob `capital_victory = victory_cities`).

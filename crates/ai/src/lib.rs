@@ -4,15 +4,19 @@
 
 pub mod alternative;
 mod computer;
+pub mod eval;
 mod geo;
 mod greedy;
 pub mod production;
 pub mod odds;
+pub mod planner;
 mod random;
 pub mod roles;
 pub mod series;
+pub mod threat;
 
-pub use computer::ComputerPlayer;
+pub use computer::{Buy, ComputerPlayer, Garrison, Style};
+pub use planner::PlanningPlayer;
 pub use greedy::GreedyPlayer;
 pub use odds::{Assessment, ExactOdds, Odds, QuickOdds};
 pub use random::RandomPlayer;
@@ -46,6 +50,10 @@ pub fn raids_to_intercept(game: &Game) -> Vec<(warboard_rules::SpaceId, warboard
 
 /// The power that acts now (for the Alternative policy, which serves
 /// every player type).
+pub fn acting_power(game: &Game) -> warboard_rules::PowerId {
+    acting(game)
+}
+
 pub(crate) fn acting(game: &Game) -> warboard_rules::PowerId {
     match game.actor() {
         Actor::Power(p) => p,
@@ -64,12 +72,22 @@ pub struct GameOutcome {
 /// Plays a game to its end or to `max_rounds`, asking each power's player
 /// in turn. `players[i]` plays power `i`.
 pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dyn DiceSource, max_rounds: u32) -> GameOutcome {
+    let mut seats: Vec<&mut dyn Player> = players.iter_mut().map(|p| p.as_mut() as &mut dyn Player).collect();
+    let actions = play_until(game, &mut seats, dice, &|g: &Game| g.state.round > max_rounds, u64::MAX);
+    GameOutcome { winner: winning_side(game), rounds: game.state.round, actions }
+}
+
+/// Plays on until the game is won, `stop` says so (asked before every
+/// action) or `max_actions` actions have been taken; returns how many were.
+/// `players[i]` plays power `i`. The planning player plays its candidate
+/// turns out with it.
+pub fn play_until(game: &mut Game, players: &mut [&mut dyn Player], dice: &mut dyn DiceSource, stop: &dyn Fn(&Game) -> bool, max_actions: u64) -> u64 {
     let mut actions = 0u64;
     let mut refused_in_a_row = 0u32;
     // Raids whose defenders were asked to intercept: (round, attacker, at,
     // defender); each is asked once.
     let mut asked: Vec<(u32, warboard_rules::PowerId, warboard_rules::SpaceId, warboard_rules::PowerId)> = Vec::new();
-    while game.state.winner.is_none() && game.state.round <= max_rounds {
+    while game.state.winner.is_none() && !stop(game) && actions < max_actions {
         // Defenders of raids decide on interceptors before any battle.
         for (at, defender) in raids_to_intercept(game) {
             let key = (game.state.round, game.state.turn, at, defender);
@@ -121,7 +139,7 @@ pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dy
             }
         }
     }
-    GameOutcome { winner: winning_side(game), rounds: game.state.round, actions }
+    actions
 }
 
 /// The side that won: the winning team's, or, where nations play alone

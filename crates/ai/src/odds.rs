@@ -28,6 +28,8 @@ pub struct Assessment {
     /// Expected IPCs the defender loses minus those the attacker loses
     /// (positive: a good trade for the attacker); `None` when unknown.
     pub swing: Option<f64>,
+    /// Expected IPCs of attackers lost; `None` when unknown.
+    pub attacker_loss: Option<f64>,
 }
 
 /// The exact calculator (`warboard-calc`): the battle engine's own rules,
@@ -54,6 +56,7 @@ impl Odds for ExactOdds {
             Ok(o) => Assessment {
                 win: if land_attack { o.captured } else { o.attacker_wins },
                 swing: Some(o.defender_ipc_loss - o.attacker_ipc_loss),
+                attacker_loss: Some(o.attacker_ipc_loss),
             },
             Err(_) => QuickOdds.assess(rs, attackers, defenders, amphibious),
         }
@@ -67,7 +70,7 @@ pub struct QuickOdds;
 
 impl Odds for QuickOdds {
     fn assess(&self, rs: &Arc<Ruleset>, attackers: &[(UnitType, u32)], defenders: &[(UnitType, u32)], amphibious: bool) -> Assessment {
-        Assessment { win: self.quick_win_chance(rs, attackers, defenders, amphibious), swing: None }
+        Assessment { win: self.quick_win_chance(rs, attackers, defenders, amphibious), swing: None, attacker_loss: None }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Games between kinds of players, for `warboard selfplay` and the strength
 //! measurements in BENCHMARKS.md.
 
-use crate::{play_game, ComputerPlayer, GameOutcome, GreedyPlayer, Player, RandomPlayer};
+use crate::{play_game, ComputerPlayer, GameOutcome, GreedyPlayer, PlanningPlayer, Player, RandomPlayer};
 use std::str::FromStr;
 use std::sync::Arc;
 use warboard_rules::ruleset::Ruleset;
@@ -10,7 +10,11 @@ use warboard_rules::{ruleset, Game, SeededDice, Side};
 /// Which player takes a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
+    /// The planner of issue 7 (`ai`): one fixed style, no search.
     Computer,
+    /// The planning player of issue 14 (`planner`): plays candidate turns
+    /// out, thinking the given milliseconds (in simulated turns) a turn.
+    Planner { think_ms: u64 },
     Greedy,
     Random,
 }
@@ -20,17 +24,27 @@ impl FromStr for PlayerKind {
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
             "ai" | "computer" => Ok(PlayerKind::Computer),
+            "planner" => Ok(PlayerKind::Planner { think_ms: crate::planner::DEFAULT_THINK_MS }),
             "greedy" => Ok(PlayerKind::Greedy),
             "random" => Ok(PlayerKind::Random),
-            other => Err(format!("unknown player `{other}` (ai, greedy or random)")),
+            other => Err(format!("unknown player `{other}` (planner, ai, greedy or random)")),
         }
     }
 }
 
 impl PlayerKind {
+    /// The same kind, a planner thinking `think_ms` a turn.
+    pub fn thinking(self, think_ms: u64) -> Self {
+        match self {
+            PlayerKind::Planner { .. } => PlayerKind::Planner { think_ms },
+            other => other,
+        }
+    }
+
     pub fn make(self, seed: u64) -> Box<dyn Player> {
         match self {
             PlayerKind::Computer => Box::new(ComputerPlayer::new()),
+            PlayerKind::Planner { think_ms } => Box::new(PlanningPlayer::new(seed, think_ms)),
             PlayerKind::Greedy => Box::new(GreedyPlayer::new()),
             PlayerKind::Random => Box::new(RandomPlayer::new(seed)),
         }

@@ -91,12 +91,17 @@ enum Command {
         /// How many games.
         #[arg(short = 'n', long, default_value_t = 100)]
         games: u64,
-        /// Who plays the Axis: ai, greedy or random.
+        /// Who plays the Axis: planner, ai, greedy or random.
         #[arg(long, default_value = "ai")]
         axis: String,
-        /// Who plays the Allies: ai, greedy or random.
+        /// Who plays the Allies: planner, ai, greedy or random.
         #[arg(long, default_value = "ai")]
         allies: String,
+        /// The planner's thinking budget a turn, in milliseconds on the
+        /// reference machine (counted in simulated turns, so games repeat
+        /// exactly for a seed).
+        #[arg(long, value_name = "MS")]
+        think: Option<u64>,
         /// Seed of the first game; game k uses seed + k.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -142,7 +147,9 @@ fn main() -> ExitCode {
             }
         },
         Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
-        Command::Selfplay { ruleset, games, axis, allies, seed, rounds, options } => selfplay_cmd::run(&ruleset, &options, games, &axis, &allies, seed, rounds),
+        Command::Selfplay { ruleset, games, axis, allies, think, seed, rounds, options } => {
+            selfplay_cmd::run(&selfplay_cmd::Args { ruleset, options, games, axis, allies, think, seed, rounds })
+        }
         Command::Engine => match engine_cmd::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -6,9 +6,25 @@ use std::time::Instant;
 use warboard_ai::series::{play_with, PlayerKind};
 use warboard_rules::Side;
 
-pub fn run(ruleset: &str, options: &[String], games: u64, axis: &str, allies: &str, seed: u64, rounds: u32) -> ExitCode {
+/// What `warboard selfplay` was asked for.
+pub struct Args {
+    pub ruleset: String,
+    pub options: Vec<String>,
+    pub games: u64,
+    pub axis: String,
+    pub allies: String,
+    /// The planners' budget a turn (ms), where given.
+    pub think: Option<u64>,
+    pub seed: u64,
+    pub rounds: u32,
+}
+
+pub fn run(args: &Args) -> ExitCode {
+    let Args { ruleset, options, games, axis, allies, think, seed, rounds } = args;
+    let (ruleset, options, games, axis, allies, seed, rounds) = (ruleset.as_str(), options.as_slice(), *games, axis.as_str(), allies.as_str(), *seed, *rounds);
+    let think_as = |k: PlayerKind| think.map_or(k, |ms| k.thinking(ms));
     let (axis_kind, allies_kind) = match (axis.parse::<PlayerKind>(), allies.parse::<PlayerKind>()) {
-        (Ok(a), Ok(b)) => (a, b),
+        (Ok(a), Ok(b)) => (think_as(a), think_as(b)),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("warboard selfplay: {e}");
             return ExitCode::FAILURE;

@@ -1,0 +1,136 @@
+//! The planning player (issue 14): at the start of each of its turns it
+//! plays the turn out once for every candidate [`Style`] of the planner,
+//! with the opponents' replies by the standard planner until its own next
+//! turn, under a few dice sequences shared by all candidates (so the
+//! candidates are compared on the same luck), scores where each leads
+//! ([`crate::eval`]) and plays the best for real.
+//!
+//! The thinking budget is counted in simulated turns, not wall-clock time,
+//! so a game is the same for a seed on any machine and under any load:
+//! `--think MS` buys about `MS / TURN_MS` simulated turns.
+
+use crate::computer::{Buy, ComputerPlayer, Garrison, Style};
+use crate::{eval, play_until, Player};
+use warboard_rules::ids::{PowerId, SpaceId};
+use warboard_rules::{Action, Game, RuleError, SeededDice};
+
+/// What one simulated turn of the planner costs on the reference machine
+/// (BENCHMARKS.md), for turning a budget in milliseconds into turns.
+pub const TURN_MS: u64 = 2;
+
+/// The default thinking budget a turn, in milliseconds.
+pub const DEFAULT_THINK_MS: u64 = 300;
+
+/// The styles played out each turn. The first is the standard planner;
+/// the others guard the capital against what can reach it and send
+/// aircraft against fleets, and differ in boldness and purchases.
+pub const CANDIDATES: [(&str, Style); 6] = {
+    const MODERN: Style = Style { garrison: Garrison::Threat, air_at_sea: true, counter_attacks: true, ..Style::STANDARD };
+    [
+        ("standard", Style::STANDARD),
+        ("guarded", MODERN),
+        ("bold", Style { attack: 0.45, capital: 0.2, fleet: 0.6, ..MODERN }),
+        ("careful", Style { attack: 0.75, capital: 0.4, victory_city: 0.6, retreat: 0.35, ..MODERN }),
+        ("air", Style { buy: Buy::Air, ..MODERN }),
+        ("infantry", Style { buy: Buy::Defenders, ..MODERN }),
+    ]
+};
+
+pub struct PlanningPlayer {
+    seed: u64,
+    think_ms: u64,
+    player: ComputerPlayer,
+    /// The turn a style was last chosen for: (round, power).
+    chosen_for: Option<(u32, PowerId)>,
+    /// What the last search found: each candidate's mean score.
+    last: Vec<(&'static str, f64)>,
+    /// The players of the simulations, one a power, kept from search to
+    /// search so their calculators' caches stay warm.
+    actors: Vec<ComputerPlayer>,
+}
+
+impl PlanningPlayer {
+    /// A planning player thinking `think_ms` (in simulated turns, see
+    /// [`TURN_MS`]) at the start of each turn; its dice samples follow
+    /// `seed`.
+    pub fn new(seed: u64, think_ms: u64) -> Self {
+        PlanningPlayer { seed, think_ms, player: ComputerPlayer::new(), chosen_for: None, last: Vec::new(), actors: Vec::new() }
+    }
+
+    /// Each candidate's mean score in the last search (for diagnostics).
+    pub fn last_search(&self) -> &[(&'static str, f64)] {
+        &self.last
+    }
+
+    /// The style chosen for the current turn.
+    pub fn style(&self) -> Style {
+        self.player.style()
+    }
+
+    /// Plays every candidate out from the start of `p`'s turn and keeps
+    /// the best.
+    fn choose(&mut self, game: &Game, p: PowerId) {
+        let powers = game.ruleset.power_count().max(1) as u64;
+        let turns = (self.think_ms / TURN_MS).max(1);
+        let samples = (turns / (CANDIDATES.len() as u64 * powers)).clamp(1, 16);
+        let round = game.state.round;
+        if self.actors.len() != powers as usize {
+            self.actors = (0..powers).map(|_| ComputerPlayer::new()).collect();
+        }
+        let mut scores = vec![0.0; CANDIDATES.len()];
+        for k in 0..samples {
+            let dice_seed = mix(self.seed, round as u64, p.0 as u64, k);
+            for (i, (_, style)) in CANDIDATES.iter().enumerate() {
+                let mut sim = game.clone();
+                for (q, actor) in self.actors.iter_mut().enumerate() {
+                    actor.reset();
+                    actor.set_style(if q == p.index() { *style } else { Style::STANDARD });
+                }
+                let mut seats: Vec<&mut dyn Player> = self.actors.iter_mut().map(|x| x as &mut dyn Player).collect();
+                let mut dice = SeededDice::new(dice_seed);
+                // Until `p`'s next turn (or the round after, should `p`
+                // have no turn then).
+                let stop = |g: &Game| g.state.round > round + 1 || (g.state.round > round && g.state.turn == p);
+                play_until(&mut sim, &mut seats, &mut dice, &stop, 20_000);
+                scores[i] += eval::score(&sim, p);
+            }
+        }
+        self.last = CANDIDATES.iter().zip(&scores).map(|((name, _), s)| (*name, s / samples as f64)).collect();
+        // The first best: ties go to the earlier candidate.
+        let best = (0..CANDIDATES.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+        self.player.set_style(CANDIDATES[best].1);
+    }
+}
+
+/// A seed for one dice sequence of one search.
+fn mix(seed: u64, round: u64, power: u64, sample: u64) -> u64 {
+    let mut x = seed ^ round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ power.wrapping_mul(0xC2B2_AE3D_27D4_EB4F) ^ sample.wrapping_mul(0x1656_67B1_9E37_79F9);
+    // splitmix64's finaliser.
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+impl Player for PlanningPlayer {
+    fn next_action(&mut self, game: &Game) -> Action {
+        let p = crate::acting(game);
+        // The Alternative rules have their own policy (issue 13), which
+        // takes no style: nothing to choose between.
+        if !game.ruleset.options.free_movement && game.state.turn == p && game.state.winner.is_none() {
+            let key = (game.state.round, p);
+            if self.chosen_for != Some(key) {
+                self.chosen_for = Some(key);
+                self.choose(game, p);
+            }
+        }
+        self.player.next_action(game)
+    }
+
+    fn rejected(&mut self, action: &Action, error: &RuleError) {
+        self.player.rejected(action, error);
+    }
+
+    fn intercept(&mut self, game: &Game, at: SpaceId, power: PowerId) -> Option<Action> {
+        self.player.intercept(game, at, power)
+    }
+}

@@ -1,0 +1,151 @@
+//! The planning player (issue 14): legal, deterministic games in every
+//! ruleset, and a probe for looking at its games.
+
+use warboard_ai::series::PlayerKind;
+use warboard_ai::{eval, play_game, ComputerPlayer, PlanningPlayer, Player};
+use warboard_rules::{ruleset, Game, SeededDice, Side};
+
+/// A small budget keeps the tests quick; the measured budget is in
+/// BENCHMARKS.md.
+const THINK: u64 = 40;
+
+fn players(rs: &warboard_rules::Ruleset, planner: Side, seed: u64) -> Vec<Box<dyn Player>> {
+    rs.power_ids()
+        .map(|p| -> Box<dyn Player> {
+            if rs.side(p) == planner {
+                Box::new(PlanningPlayer::new(seed + p.0 as u64, THINK))
+            } else {
+                Box::new(ComputerPlayer::new())
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn planner_games_repeat_exactly_for_a_seed() {
+    let run = || {
+        let rs = ruleset("classic").unwrap();
+        let mut g = Game::standard(rs.clone());
+        let mut ps = players(&rs, Side::Axis, 3);
+        let out = play_game(&mut g, &mut ps, &mut SeededDice::new(3), 3);
+        (out, g.state)
+    };
+    let (a, sa) = run();
+    let (b, sb) = run();
+    assert_eq!(a, b);
+    assert_eq!(sa, sb);
+    assert!(a.actions > 50, "{a:?}");
+}
+
+/// In every ruleset the planner plays a few rounds from both sides with no
+/// action refused that it could not recover from: the game goes on.
+#[test]
+fn planner_plays_every_ruleset() {
+    for name in ["classic", "europe", "anniversary-1941", "anniversary-1942", "alternative"] {
+        for side in [Side::Axis, Side::Allies] {
+            let rs = ruleset(name).unwrap();
+            let mut g = Game::standard(rs.clone());
+            let mut ps = players(&rs, side, 7);
+            let out = play_game(&mut g, &mut ps, &mut SeededDice::new(7), 2);
+            assert!(out.rounds > 2 || out.winner.is_some(), "{name}, planner as {side:?}: stopped in round {} ({out:?})", out.rounds);
+        }
+    }
+}
+
+/// The planner's first turn as Germany differs from the standard
+/// planner's where its search says another style scores better, and the
+/// search scores every candidate.
+#[test]
+fn the_search_scores_every_candidate() {
+    let rs = ruleset("classic").unwrap();
+    let g = Game::standard(rs.clone());
+    let mut planner = PlanningPlayer::new(1, THINK);
+    let _ = planner.next_action(&g);
+    let scores = planner.last_search();
+    assert_eq!(scores.len(), warboard_ai::planner::CANDIDATES.len());
+    assert!(scores.iter().all(|(_, s)| s.is_finite()), "{scores:?}");
+    // The chosen style is the best scored one.
+    let chosen = warboard_ai::planner::CANDIDATES.iter().position(|(_, st)| *st == planner.style()).unwrap();
+    assert_eq!(scores[chosen].1, scores.iter().map(|x| x.1).fold(f64::MIN, f64::max), "{scores:?}");
+}
+
+/// Where the evaluation says a side is ahead, it is: taking a capital
+/// turns the score.
+#[test]
+fn losing_a_capital_lowers_the_score() {
+    let rs = ruleset("classic").unwrap();
+    let g = Game::standard(rs.clone());
+    let ger = rs.power_ids().find(|p| rs.power(*p).id == "germany").unwrap();
+    let before = eval::score(&g, ger);
+    let mut lost = g.clone();
+    let capital = rs.power(ger).capital.unwrap();
+    let rus = rs.power_ids().find(|p| rs.power(*p).id == "russia").unwrap();
+    lost.state.control[capital.index()] = Some(rus);
+    lost.state.units.retain(|u| u.at != capital);
+    assert!(eval::score(&lost, ger) < before - 50.0, "{} vs {before}", eval::score(&lost, ger));
+    assert_eq!(eval::score(&g, ger), -eval::score(&g, rus));
+}
+
+/// A planner that prints each search's scores.
+struct Traced {
+    inner: PlanningPlayer,
+    shown: usize,
+}
+
+impl Player for Traced {
+    fn next_action(&mut self, game: &Game) -> warboard_rules::Action {
+        let a = self.inner.next_action(game);
+        let key = game.state.round as usize * 100 + game.state.turn.0 as usize;
+        if key != self.shown && game.state.turn == warboard_ai::acting_power(game) {
+            self.shown = key;
+            let scores: Vec<String> = self.inner.last_search().iter().map(|(n, s)| format!("{n} {s:.0}")).collect();
+            println!("  {} r{}: {}", game.ruleset.power(game.state.turn).id, game.state.round, scores.join(", "));
+        }
+        a
+    }
+    fn rejected(&mut self, action: &warboard_rules::Action, error: &warboard_rules::RuleError) {
+        self.inner.rejected(action, error)
+    }
+}
+
+/// A look at planner games (`SEED`, `SIDE`, `ROUNDS`, `THINK`):
+/// `cargo test --release -p warboard-ai --test planner probe -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn probe() {
+    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let rounds: u32 = std::env::var("ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
+    let think: u64 = std::env::var("THINK").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
+    let side = if std::env::var("SIDE").as_deref() == Ok("allies") { Side::Allies } else { Side::Axis };
+    let name = std::env::var("RULESET").unwrap_or_else(|_| "classic".into());
+    let rs = ruleset(&name).unwrap();
+    let (axis, allies) = if side == Side::Axis { (PlayerKind::Planner { think_ms: think }, PlayerKind::Computer) } else { (PlayerKind::Computer, PlayerKind::Planner { think_ms: think }) };
+    let mut g = Game::standard(rs.clone());
+    let mut ps: Vec<Box<dyn Player>> = rs
+        .power_ids()
+        .map(|p| -> Box<dyn Player> {
+            let kind = if rs.side(p) == Side::Axis { axis } else { allies };
+            match kind {
+                PlayerKind::Planner { think_ms } => Box::new(Traced { inner: PlanningPlayer::new(seed * 1_000_003 + p.0 as u64, think_ms), shown: 0 }),
+                other => other.make(seed * 1_000_003 + p.0 as u64),
+            }
+        })
+        .collect();
+    let mut dice = SeededDice::new(seed);
+    for r in 1..=rounds {
+        let out = play_game(&mut g, &mut ps, &mut dice, r);
+        let line: Vec<String> = rs
+            .power_ids()
+            .map(|p| {
+                let units = g.state.units.iter().filter(|u| u.owner == p).count();
+                let cap = rs.power(p).capital.map(|c| g.state.control[c.index()] == Some(p)).unwrap_or(true);
+                format!("{} {}ipc {}u{}", rs.power(p).id, g.income(p), units, if cap { "" } else { " (capital lost)" })
+            })
+            .collect();
+        println!("round {r}: {}", line.join(", "));
+        if out.winner.is_some() {
+            println!("won by {:?}", out.winner);
+            break;
+        }
+    }
+}
