@@ -22,6 +22,9 @@ use warboard_rules::{Action, FixedDice, Game, Phase, RuleError};
 /// The chance of losing the capital next turn that a threat-sized garrison
 /// accepts.
 const SAFE_CAPITAL: f64 = 0.2;
+/// How near the land front (in land steps) a friendly shore must be for
+/// transports to unload troops there.
+const SHUTTLE_FRONT: u32 = 3;
 /// What a victory city adds to a territory's worth as a target (IPCs).
 const VICTORY_CITY_PRIZE: u32 = 15;
 
@@ -55,6 +58,10 @@ pub struct Style {
     /// costs, counting the enemy's counter-attack on the survivors
     /// (issue 14: before, stacks were left to be destroyed).
     pub counter_attacks: bool,
+    /// Transports carry troops to friendly shores near the land front and
+    /// unload them there to march on, not only onto enemy shores they can
+    /// take (issue 14: armies piled up on islands).
+    pub shuttle: bool,
 }
 
 /// How many units stay home to hold the capital.
@@ -93,6 +100,7 @@ impl Style {
         air_at_sea: false,
         buy: Buy::Standard,
         counter_attacks: false,
+        shuttle: false,
     };
 }
 
@@ -1006,6 +1014,42 @@ impl<O: Odds> ComputerPlayer<O> {
             // fleet clears it in the next combat move.
             let d = geo::sea_distances(&rel, p, tr.at, clear);
             let reach = |z: SpaceId| d[z.index()].min(rs.map.neighbours(z).iter().map(|n| d[n.index()].saturating_add(1)).min().unwrap_or(FAR));
+            if self.style.shuttle {
+                // A friendly shore near the land front, where the troops
+                // march on: the nearest by sea, then the nearest the front.
+                let drop = |z: SpaceId| {
+                    rs.map
+                        .neighbours(z)
+                        .iter()
+                        .copied()
+                        .filter(|t| rel.friendly_land(p, *t) && allowed[t.index()] && front[t.index()] <= SHUTTLE_FRONT && front[t.index()] >= 1)
+                        .min_by_key(|t| (front[t.index()], t.0))
+                };
+                let left = rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32;
+                let near = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] <= left).filter_map(|z| drop(z).map(|t| (z, t))).min_by_key(|(z, t)| (front[t.index()], d[z.index()], z.0));
+                if let Some((z, t)) = near {
+                    if z != tr.at {
+                        match geo::sea_path(&rel, p, tr.at, z, clear) {
+                            Some(route) if route.len() >= 2 => plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false }),
+                            _ => continue,
+                        }
+                    }
+                    plan.push_back(Action::Move { units: cargo, route: vec![z, t], transport: None, bombing: false });
+                    continue;
+                }
+                // Farther off: toward the nearer of a friendly shore and an
+                // enemy one.
+                let friendly = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && drop(*z).is_some()).min_by_key(|z| (d[z.index()], z.0));
+                let enemy = target_zones.iter().copied().filter(|z| reach(*z) < FAR).min_by_key(|z| reach(*z));
+                let goal = match (friendly, enemy) {
+                    (Some(f), Some(e)) => Some(if d[f.index()] <= reach(e) { f } else { e }),
+                    (f, e) => f.or(e),
+                };
+                if let Some(goal) = goal {
+                    plan.extend(sail_toward(&rel, tr, goal, &open_sea));
+                }
+                continue;
+            }
             if let Some(goal) = target_zones.iter().copied().filter(|z| reach(*z) < FAR).min_by_key(|z| reach(*z)) {
                 plan.extend(sail_toward(&rel, tr, goal, &open_sea));
             }

@@ -22,17 +22,20 @@ pub const TURN_MS: u64 = 2;
 pub const DEFAULT_THINK_MS: u64 = 300;
 
 /// The styles played out each turn. The first is the standard planner;
-/// the others guard the capital against what can reach it and send
-/// aircraft against fleets, and differ in boldness and purchases.
+/// the others send aircraft against fleets and ferry troops to friendly
+/// shores near the front ("mobile"), some also guard the capital against
+/// what can reach it and weigh counter-attacks ("guarded"), and they differ
+/// in boldness and purchases.
 pub const CANDIDATES: [(&str, Style); 6] = {
-    const MODERN: Style = Style { garrison: Garrison::Threat, air_at_sea: true, counter_attacks: true, ..Style::STANDARD };
+    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, ..Style::STANDARD };
+    const GUARDED: Style = Style { garrison: Garrison::Threat, counter_attacks: true, ..MOBILE };
     [
         ("standard", Style::STANDARD),
-        ("guarded", MODERN),
-        ("bold", Style { attack: 0.45, capital: 0.2, fleet: 0.6, ..MODERN }),
-        ("careful", Style { attack: 0.75, capital: 0.4, victory_city: 0.6, retreat: 0.35, ..MODERN }),
-        ("air", Style { buy: Buy::Air, ..MODERN }),
-        ("infantry", Style { buy: Buy::Defenders, ..MODERN }),
+        ("mobile", MOBILE),
+        ("guarded", GUARDED),
+        ("bold", Style { attack: 0.45, capital: 0.2, fleet: 0.6, ..MOBILE }),
+        ("air", Style { buy: Buy::Air, ..GUARDED }),
+        ("infantry", Style { buy: Buy::Defenders, ..MOBILE }),
     ]
 };
 

@@ -132,7 +132,18 @@ fn probe() {
         })
         .collect();
     let mut dice = SeededDice::new(seed);
+    let watch = std::env::var("WATCH").ok().and_then(|w| rs.power_ids().find(|p| rs.power(*p).id == w));
     for r in 1..=rounds {
+        if let Some(w) = watch {
+            // Turn by turn: the watched power's units after each turn.
+            while g.state.round == r && g.state.winner.is_none() {
+                let turn = g.state.turn;
+                let mut seats: Vec<&mut dyn Player> = ps.iter_mut().map(|p| p.as_mut() as &mut dyn Player).collect();
+                warboard_ai::play_until(&mut g, &mut seats, &mut dice, &|x: &Game| x.state.turn != turn || x.state.round != r, u64::MAX);
+                let value: u32 = g.state.units.iter().filter(|u| u.owner == w).map(|u| rs.stats(u.kind).cost).sum();
+                println!("    after {}: {} has {} IPCs of units, income {}", rs.power(turn).id, rs.power(w).id, value, g.income(w));
+            }
+        }
         let out = play_game(&mut g, &mut ps, &mut dice, r);
         let line: Vec<String> = rs
             .power_ids()
@@ -143,6 +154,21 @@ fn probe() {
             })
             .collect();
         println!("round {r}: {}", line.join(", "));
+        if let Some(w) = std::env::var("WHERE").ok().and_then(|w| rs.power_ids().find(|p| rs.power(*p).id == w)) {
+            let mut at: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+            for u in g.state.units.iter().filter(|u| u.owner == w) {
+                at.entry(rs.map.name(u.at).to_string()).or_default().push(format!("{:?}", u.kind));
+            }
+            let mut places: Vec<String> = Vec::new();
+            for (place, units) in at {
+                let mut counts: std::collections::BTreeMap<String, usize> = Default::default();
+                for u in units {
+                    *counts.entry(u).or_default() += 1;
+                }
+                places.push(format!("{place}: {}", counts.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(" ")));
+            }
+            println!("    {}", places.join("; "));
+        }
         if out.winner.is_some() {
             println!("won by {:?}", out.winner);
             break;
