@@ -55,7 +55,7 @@ pub struct PlanningPlayer {
 impl PlanningPlayer {
     /// A planning player thinking `think_ms` (in simulated turns, see
     /// [`TURN_MS`]) at the start of each turn; its dice samples follow
-    /// `seed`.
+    /// `seed`. With no budget at all it plays the standard planner.
     pub fn new(seed: u64, think_ms: u64) -> Self {
         PlanningPlayer { seed, think_ms, player: ComputerPlayer::new(), chosen_for: None, last: Vec::new(), actors: Vec::new() }
     }
@@ -119,7 +119,7 @@ impl Player for PlanningPlayer {
         let p = crate::acting(game);
         // The Alternative rules have their own policy (issue 13), which
         // takes no style: nothing to choose between.
-        if !game.ruleset.options.free_movement && game.state.turn == p && game.state.winner.is_none() {
+        if self.think_ms > 0 && !game.ruleset.options.free_movement && game.state.turn == p && game.state.winner.is_none() {
             let key = (game.state.round, p);
             if self.chosen_for != Some(key) {
                 self.chosen_for = Some(key);

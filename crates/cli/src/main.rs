@@ -55,6 +55,11 @@ enum Command {
         /// changes it).
         #[arg(long, default_value_t = 0)]
         pace: u64,
+        /// How long the computer thinks at the start of each of its turns,
+        /// in milliseconds on the reference machine (it plays candidate
+        /// turns out; 0: the standard planner without search).
+        #[arg(long, value_name = "MS", default_value_t = warboard_ai::planner::DEFAULT_THINK_MS)]
+        think: u64,
     },
     /// Show a ruleset's board: a summary, or one space
     /// (`warboard map classic EGY`, or `warboard map --ruleset anniversary-1941 CHG`).
@@ -129,7 +134,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Play { ruleset, powers, seed, load, every_phase, options, pace } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase, options, pace }) {
+        Command::Play { ruleset, powers, seed, load, every_phase, options, pace, think } => match play::run(play::PlayArgs { ruleset, powers, seed, load, every_phase, options, pace, think }) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("warboard play: {e}");

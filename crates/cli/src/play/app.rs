@@ -407,8 +407,10 @@ impl App {
         let record = save::load(Path::new(file))?;
         let humans = self.session.humans().to_vec();
         let pass = self.session.passes_idle_phases();
+        let think = self.session.think();
         self.session = Session::resume(record, humans);
         self.session.set_pass_idle_phases(pass);
+        self.session.set_think(think);
         self.session.note(format!("loaded {file}"));
         self.cursor = 0;
         Ok(())

@@ -44,6 +44,9 @@ pub struct PlayArgs {
     /// Milliseconds between two of the computer's actions on screen (0: as
     /// fast as it plays; F5 changes it in the game).
     pub pace: u64,
+    /// The computer's thinking budget at the start of each of its turns
+    /// (ms; 0: the standard planner without search).
+    pub think: u64,
 }
 
 /// Options as `NAME=VALUE`: the value read as JSON (`true`, `{...}`), or as
@@ -102,6 +105,7 @@ fn start(args: &PlayArgs) -> Result<App, String> {
     };
     let mut session = session;
     session.set_pass_idle_phases(!args.every_phase);
+    session.set_think(args.think);
     let mut app = App::new(session, chosen);
     app.pace = std::time::Duration::from_millis(args.pace);
     Ok(app)
@@ -163,16 +167,16 @@ mod tests {
 
     #[test]
     fn seed_and_load_do_not_mix() {
-        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")), every_phase: false, options: Vec::new(), pace: 0 };
+        let args = PlayArgs { ruleset: None, powers: None, seed: Some(1), load: Some(PathBuf::from("x.json")), every_phase: false, options: Vec::new(), pace: 0, think: 0 };
         assert!(start(&args).err().is_some_and(|e| e.contains("--seed does not go with --load")));
-        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false, options: Vec::new(), pace: 0 };
+        let args = PlayArgs { ruleset: None, powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false, options: Vec::new(), pace: 0, think: 0 };
         let app = start(&args).expect("a new game starts");
         assert_eq!(app.session.humans(), &[false, true, false, false, false]);
     }
 
     #[test]
     fn a_europe_game_starts_saves_and_loads_with_its_ruleset() {
-        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None, every_phase: false, options: Vec::new(), pace: 0 };
+        let args = PlayArgs { ruleset: Some("europe".into()), powers: Some("russia".into()), seed: Some(2), load: None, every_phase: false, options: Vec::new(), pace: 0, think: 0 };
         let mut app = start(&args).expect("a Europe game starts");
         assert_eq!(app.session.game().ruleset.name, "europe");
         // Europe's four powers: germany, russia, uk, usa.
@@ -188,6 +192,7 @@ mod tests {
             every_phase: false,
             options: Vec::new(),
             pace: 0,
+            think: 0,
         };
         let loaded = start(&load(None, "uk")).expect("the Europe save loads without --ruleset");
         assert_eq!(loaded.session.game().ruleset.name, "europe");
@@ -197,12 +202,12 @@ mod tests {
         let refused = start(&load(Some("classic"), "uk")).err().expect("a Europe save is no classic game");
         assert!(refused.contains("is a europe game"), "{refused}");
         let _ = std::fs::remove_file(&path);
-        let alt = PlayArgs { ruleset: Some("alternative".into()), powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false, options: vec!["teams=independent".into(), "axis_bonus_points=false".into()], pace: 0 };
+        let alt = PlayArgs { ruleset: Some("alternative".into()), powers: Some("germany".into()), seed: Some(1), load: None, every_phase: false, options: vec!["teams=independent".into(), "axis_bonus_points=false".into()], pace: 0, think: 0 };
         let game = start(&alt).expect("an Alternative game with options starts");
         assert_eq!(game.session.game().income(game.session.game().ruleset.power_by_name("germany").unwrap()), 32, "axis_bonus_points=false");
         let bad = PlayArgs { options: vec!["teams".into()], ..alt };
         assert!(start(&bad).err().unwrap().contains("NAME=VALUE"));
-        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None, every_phase: false, options: Vec::new(), pace: 0 };
+        let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None, every_phase: false, options: Vec::new(), pace: 0, think: 0 };
         assert!(start(&unknown).is_err());
     }
 }

@@ -7,7 +7,7 @@ use super::narrate::{describe, LineKind, LogLine, Seal};
 use super::vocabulary::{action_to_format, order_to_format};
 use super::{odds, save};
 use std::path::Path;
-use warboard_ai::{ComputerPlayer, Player};
+use warboard_ai::{PlanningPlayer, Player};
 use warboard_record::{ApplyError, DiceMode, Origin, Record, Start};
 use warboard_rules::battle::BattleResult;
 use warboard_rules::game::Actor;
@@ -36,7 +36,10 @@ pub struct Session {
     /// `humans[p]`: the person plays power `p`.
     humans: Vec<bool>,
     /// One computer player per power; those of the person's powers idle.
-    computers: Vec<ComputerPlayer>,
+    /// The computer's players, one a power: each plans its turns by
+    /// playing candidate turns out (issue 14; `--think` sets the budget).
+    computers: Vec<PlanningPlayer>,
+    think_ms: u64,
     log: Vec<LogLine>,
     refused_in_a_row: u32,
     computer_stuck: bool,
@@ -79,6 +82,18 @@ impl Session {
         Ok(session)
     }
 
+    /// How long the computer thinks at the start of each of its turns (ms,
+    /// counted in simulated turns; 0: the standard planner, no search).
+    pub fn set_think(&mut self, think_ms: u64) {
+        self.think_ms = think_ms;
+        let n = self.computers.len();
+        self.computers = (0..n).map(|p| PlanningPlayer::new(p as u64 + 1, think_ms)).collect();
+    }
+
+    pub fn think(&self) -> u64 {
+        self.think_ms
+    }
+
     /// A game loaded from a save; the log starts with its story so far.
     pub fn resume(record: Record, humans: Vec<bool>) -> Session {
         let powers = record.game().ruleset.power_count();
@@ -95,7 +110,8 @@ impl Session {
         Session {
             record,
             humans,
-            computers: (0..powers).map(|_| ComputerPlayer::new()).collect(),
+            computers: (0..powers).map(|p| PlanningPlayer::new(p as u64 + 1, warboard_ai::planner::DEFAULT_THINK_MS)).collect(),
+            think_ms: warboard_ai::planner::DEFAULT_THINK_MS,
             log,
             refused_in_a_row: 0,
             computer_stuck: false,
