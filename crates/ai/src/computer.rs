@@ -62,6 +62,13 @@ pub struct Style {
     /// unload them there to march on, not only onto enemy shores they can
     /// take (issue 14: armies piled up on islands).
     pub shuttle: bool,
+    /// The most transports a power that must cross the sea keeps: enough
+    /// for a quarter of its army at home, up to this many (more lets a
+    /// landing outnumber an island fortress).
+    pub transports: usize,
+    /// A power that must cross the sea buys a capital ship a turn while it
+    /// has fewer warships than this.
+    pub warships: usize,
 }
 
 /// How many units stay home to hold the capital.
@@ -101,6 +108,8 @@ impl Style {
         buy: Buy::Standard,
         counter_attacks: false,
         shuttle: false,
+        transports: 24,
+        warships: 3,
     };
 }
 
@@ -472,7 +481,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 .iter()
                 .filter(|u| u.owner == p && rs.map.is_land(u.at) && rs.stats(u.kind).transport_cost() > 0 && rs.stats(u.kind).is_combatant())
                 .count();
-            let wanted = (3 + bank as usize / 20).max(idle / 4).min(24);
+            let wanted = (3 + bank as usize / 20).max(idle / 4).min(self.style.transports);
             for _ in transports..wanted {
                 if coastal_factory(&rel, p).is_none() || bank < 20 {
                     break;
@@ -495,7 +504,7 @@ impl<O: Odds> ComputerPlayer<O> {
             }
         }
         let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
-        if naval && !army_only && bank >= 40 && warships < 3 && coastal_factory(&rel, p).is_some() {
+        if naval && !army_only && bank >= 40 && warships < self.style.warships && coastal_factory(&rel, p).is_some() {
             take(&mut buy, &mut bank, roles.capital_ship);
         }
         // A naval power whose seas hold enemy submarines wants a ship that
@@ -857,9 +866,28 @@ impl<O: Odds> ComputerPlayer<O> {
                     }
                 }
             }
-            let troops: Vec<&Unit> = landing.iter().flat_map(|(tr, _)| s.cargo_of(tr.id)).collect();
+            let mut troops: Vec<&Unit> = landing.iter().flat_map(|(tr, _)| s.cargo_of(tr.id)).collect();
+            // Aircraft in reach of the shore, not yet in a battle, join a
+            // landing the troops cannot win alone.
+            let mut air: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
+            if self.style.air_at_sea && !troops.is_empty() && !self.worth_attacking(game, shore, &troops, &defenders, true) {
+                for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && u.moved == 0 && !u.flags.bombing) {
+                    let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
+                    if d[shore.index()] > rs.stats(a.kind).movement as u32 / 2 {
+                        continue;
+                    }
+                    if let Some(route) = geo::path(&rel, a.at, shore, |x| !rel.neutral(x) && allowed[x.index()]) {
+                        troops.push(a);
+                        air.push((a, route));
+                    }
+                }
+            }
             if troops.is_empty() || !self.worth_attacking(game, shore, &troops, &defenders, true) {
                 continue;
+            }
+            for (a, route) in air {
+                used.insert(a.id);
+                plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
             }
             entered.insert(shore);
             // Troops landing on an undefended shore go in one move: the

@@ -7,19 +7,27 @@
 //!
 //! The thinking budget is counted in simulated turns, not wall-clock time,
 //! so a game is the same for a seed on any machine and under any load:
-//! `--think MS` buys about `MS / TURN_MS` simulated turns.
+//! `--think MS` buys `MS * TURNS_PER_SECOND / 1000` simulated turns.
 
 use crate::computer::{Buy, ComputerPlayer, Garrison, Style};
 use crate::{eval, play_until, Player};
 use warboard_rules::ids::{PowerId, SpaceId};
 use warboard_rules::{Action, Game, RuleError, SeededDice};
 
-/// What one simulated turn of the planner costs on the reference machine
-/// (BENCHMARKS.md), for turning a budget in milliseconds into turns.
-pub const TURN_MS: u64 = 2;
+/// Simulated turns a second on the reference machine (BENCHMARKS.md: the
+/// search of a classic turn plays 150 turns in 57 ms), for turning a budget
+/// in milliseconds into turns.
+pub const TURNS_PER_SECOND: u64 = 2_500;
+
+/// The most dice sequences a search plays each candidate under.
+const MAX_SAMPLES: u64 = 64;
+
+/// How far below the best score (IPCs) an opening may score and still be
+/// played: the openings a seed chooses between.
+pub const OPENING_MARGIN: f64 = 10.0;
 
 /// The default thinking budget a turn, in milliseconds.
-pub const DEFAULT_THINK_MS: u64 = 300;
+pub const DEFAULT_THINK_MS: u64 = 250;
 
 /// The styles played out each turn. The first is the standard planner;
 /// the others send aircraft against fleets and ferry troops to friendly
@@ -27,7 +35,7 @@ pub const DEFAULT_THINK_MS: u64 = 300;
 /// what can reach it and weigh counter-attacks ("guarded"), and they differ
 /// in boldness and purchases.
 pub const CANDIDATES: [(&str, Style); 6] = {
-    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, ..Style::STANDARD };
+    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, transports: 40, warships: 8, ..Style::STANDARD };
     const GUARDED: Style = Style { garrison: Garrison::Threat, counter_attacks: true, ..MOBILE };
     [
         ("standard", Style::STANDARD),
@@ -54,7 +62,7 @@ pub struct PlanningPlayer {
 
 impl PlanningPlayer {
     /// A planning player thinking `think_ms` (in simulated turns, see
-    /// [`TURN_MS`]) at the start of each turn; its dice samples follow
+    /// [`TURNS_PER_SECOND`]) at the start of each turn; its dice samples follow
     /// `seed`. With no budget at all it plays the standard planner.
     pub fn new(seed: u64, think_ms: u64) -> Self {
         PlanningPlayer { seed, think_ms, player: ComputerPlayer::new(), chosen_for: None, last: Vec::new(), actors: Vec::new() }
@@ -74,8 +82,8 @@ impl PlanningPlayer {
     /// the best.
     fn choose(&mut self, game: &Game, p: PowerId) {
         let powers = game.ruleset.power_count().max(1) as u64;
-        let turns = (self.think_ms / TURN_MS).max(1);
-        let samples = (turns / (CANDIDATES.len() as u64 * powers)).clamp(1, 16);
+        let turns = self.think_ms * TURNS_PER_SECOND / 1000;
+        let samples = (turns / (CANDIDATES.len() as u64 * powers)).clamp(1, MAX_SAMPLES);
         let round = game.state.round;
         if self.actors.len() != powers as usize {
             self.actors = (0..powers).map(|_| ComputerPlayer::new()).collect();
@@ -101,7 +109,15 @@ impl PlanningPlayer {
         self.last = CANDIDATES.iter().zip(&scores).map(|((name, _), s)| (*name, s / samples as f64)).collect();
         // The first best: ties go to the earlier candidate.
         let best = (0..CANDIDATES.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-        self.player.set_style(CANDIDATES[best].1);
+        // In the first round the seed picks among the candidates scored
+        // nearly as well as the best: several strong openings, not one.
+        let pick = if round == 1 {
+            let near: Vec<usize> = (0..CANDIDATES.len()).filter(|i| scores[*i] >= scores[best] - OPENING_MARGIN * samples as f64).collect();
+            near[(mix(self.seed, 0, p.0 as u64, u64::MAX) % near.len() as u64) as usize]
+        } else {
+            best
+        };
+        self.player.set_style(CANDIDATES[pick].1);
     }
 }
 

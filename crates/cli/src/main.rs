@@ -107,6 +107,9 @@ enum Command {
         /// exactly for a seed).
         #[arg(long, value_name = "MS")]
         think: Option<u64>,
+        /// Print each game's seed, winner and rounds.
+        #[arg(long)]
+        each: bool,
         /// Seed of the first game; game k uses seed + k.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -152,8 +155,8 @@ fn main() -> ExitCode {
             }
         },
         Command::Conform { paths, expected_failures, verbose } => conform(&paths, expected_failures.as_deref(), verbose),
-        Command::Selfplay { ruleset, games, axis, allies, think, seed, rounds, options } => {
-            selfplay_cmd::run(&selfplay_cmd::Args { ruleset, options, games, axis, allies, think, seed, rounds })
+        Command::Selfplay { ruleset, games, axis, allies, think, each, seed, rounds, options } => {
+            selfplay_cmd::run(&selfplay_cmd::Args { ruleset, options, games, axis, allies, think, each, seed, rounds })
         }
         Command::Engine => match engine_cmd::run() {
             Ok(()) => ExitCode::SUCCESS,

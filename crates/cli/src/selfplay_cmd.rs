@@ -15,12 +15,14 @@ pub struct Args {
     pub allies: String,
     /// The planners' budget a turn (ms), where given.
     pub think: Option<u64>,
+    /// Print each game's seed, winner and rounds.
+    pub each: bool,
     pub seed: u64,
     pub rounds: u32,
 }
 
 pub fn run(args: &Args) -> ExitCode {
-    let Args { ruleset, options, games, axis, allies, think, seed, rounds } = args;
+    let Args { ruleset, options, games, axis, allies, think, each, seed, rounds } = args;
     let (ruleset, options, games, axis, allies, seed, rounds) = (ruleset.as_str(), options.as_slice(), *games, axis.as_str(), allies.as_str(), *seed, *rounds);
     let think_as = |k: PlayerKind| think.map_or(k, |ms| k.thinking(ms));
     let (axis_kind, allies_kind) = match (axis.parse::<PlayerKind>(), allies.parse::<PlayerKind>()) {
@@ -48,6 +50,14 @@ pub fn run(args: &Args) -> ExitCode {
     let start = Instant::now();
     for k in 0..games {
         let o = play_with(rs.clone(), seed + k, axis_kind, allies_kind, rounds);
+        if *each {
+            let who = match o.winner {
+                Some(Side::Axis) => "axis",
+                Some(Side::Allies) => "allies",
+                None => "undecided",
+            };
+            bar.suspend(|| println!("seed {}: {who} after {} rounds", seed + k, o.rounds.min(rounds)));
+        }
         total_rounds += o.rounds.min(rounds) as u64;
         match o.winner {
             Some(Side::Axis) => axis_wins += 1,
