@@ -9,7 +9,7 @@ use crate::geo::{self, FAR};
 use crate::odds::{ExactOdds, Odds};
 use crate::production::{self, Capacity};
 use crate::roles::Roles;
-use crate::threat;
+use crate::threat::{self, stacks};
 use crate::Player;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
@@ -141,13 +141,6 @@ impl Default for ComputerPlayer<ExactOdds> {
     }
 }
 
-fn stacks(units: &[&Unit]) -> Vec<(UnitType, u32)> {
-    let mut m: BTreeMap<UnitType, u32> = BTreeMap::new();
-    for u in units {
-        *m.entry(u.kind).or_default() += 1;
-    }
-    m.into_iter().collect()
-}
 
 impl<O: Odds> ComputerPlayer<O> {
     pub fn with_odds(odds: O) -> Self {

@@ -44,23 +44,6 @@ pub struct Wording {
     pub arrow: &'static str,
 }
 
-/// Full unit names, as `warboard replay` writes them.
-pub const FULL_NAMES: Wording = Wording { counts: full_counts, arrow: " → " };
-
-/// "2 infantry, 1 armor", in unit-table order whatever order they came in.
-fn full_counts(units: &[(UnitType, u32)]) -> String {
-    let mut kinds: BTreeMap<UnitType, u32> = BTreeMap::new();
-    for (k, n) in units {
-        *kinds.entry(*k).or_default() += n;
-    }
-    let parts: Vec<String> = kinds.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {k}")).collect();
-    if parts.is_empty() {
-        "nothing".into()
-    } else {
-        parts.join(", ")
-    }
-}
-
 /// A power's id, or "?" for one the ruleset lacks.
 pub fn power(rs: &Ruleset, p: PowerId) -> &str {
     rs.powers.get(p.index()).map(|x| x.id.as_str()).unwrap_or("?")

@@ -328,6 +328,14 @@ fn every_kind_of_damage_has_its_own_code() {
     assert_eq!(unique.len(), codes.len());
 }
 
+/// Units as "2 Infantry, 1 Armor": the test's own wording (the terminal
+/// game brings its own).
+const TEST_WORDING: warboard_record::narrate::Wording = warboard_record::narrate::Wording { counts: test_counts, arrow: " > " };
+
+fn test_counts(units: &[(warboard_rules::ids::UnitType, u32)]) -> String {
+    units.iter().map(|(k, n)| format!("{n} {k:?}")).collect::<Vec<_>>().join(", ")
+}
+
 #[test]
 fn narration_tells_whole_games_with_either_dice() {
     for mode in [DiceMode::Seeded { seed: 21 }, DiceMode::Client] {
@@ -338,7 +346,7 @@ fn narration_tells_whole_games_with_either_dice() {
         let walked = warboard_record::narrate::walk(&record, |before, after, entry| {
             round = after.round;
             for e in &entry.events {
-                story.extend(warboard_record::narrate::event_sentence(&rs, before, after, e, &warboard_record::narrate::FULL_NAMES).map(|(_, t)| t));
+                story.extend(warboard_record::narrate::event_sentence(&rs, before, after, e, &TEST_WORDING).map(|(_, t)| t));
             }
         });
         assert!(walked.is_ok(), "{mode:?}: {walked:?}");

@@ -9,7 +9,7 @@
 use warboard_rules::{Game, SpaceId};
 
 /// The layouts, by the map they belong to.
-const LAYOUTS: &[(&str, &str)] = &[
+const LAYOUTS: [(&str, &str); 3] = [
     ("classic", include_str!("../../../../rulesets/classic/layout.toml")),
     ("europe", include_str!("../../../../rulesets/europe/layout.toml")),
     ("anniversary", include_str!("../../../../rulesets/anniversary/layout.toml")),
@@ -36,18 +36,34 @@ fn layout_name(ruleset: &str) -> Option<&'static str> {
     }
 }
 
+/// A layout file as read: each space id with the numbers it was given.
+type Places = Vec<(String, Vec<u16>)>;
+
+/// The places of `LAYOUTS[i]`, read once (the map is drawn every frame): each
+/// space id with the whole numbers it was given.
+fn parsed(i: usize) -> &'static Result<Places, String> {
+    static PARSED: [std::sync::OnceLock<Result<Places, String>>; LAYOUTS.len()] = [const { std::sync::OnceLock::new() }; LAYOUTS.len()];
+    PARSED[i].get_or_init(|| {
+        let (name, text) = LAYOUTS[i];
+        let table: toml::Table = toml::from_str(text).map_err(|e| format!("layout {name}: {e}"))?;
+        let pos = table.get("pos").and_then(|v| v.as_table()).ok_or_else(|| format!("layout {name}: no [pos] table"))?;
+        Ok(pos
+            .iter()
+            .map(|(id, value)| (id.clone(), value.as_array().into_iter().flatten().filter_map(|v| v.as_integer()).filter_map(|v| u16::try_from(v).ok()).collect()))
+            .collect())
+    })
+}
+
 /// The layout of `game`'s map, checked: every space has one place, and
 /// every place names a space. `Err` says what is wrong.
 pub fn layout(game: &Game) -> Result<MapLayout, String> {
     let rs = &game.ruleset;
     let name = layout_name(&rs.name).ok_or_else(|| format!("no map layout for the {} rules", rs.name))?;
-    let text = LAYOUTS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t).ok_or_else(|| format!("layout {name} is missing"))?;
-    let table: toml::Table = toml::from_str(text).map_err(|e| format!("layout {name}: {e}"))?;
-    let pos = table.get("pos").and_then(|v| v.as_table()).ok_or_else(|| format!("layout {name}: no [pos] table"))?;
+    let i = LAYOUTS.iter().position(|(n, _)| *n == name).ok_or_else(|| format!("layout {name} is missing"))?;
+    let places = parsed(i).as_ref().map_err(Clone::clone)?;
     let mut out = Vec::new();
-    for (id, value) in pos {
+    for (id, xy) in places {
         let space = rs.map.id(id).ok_or_else(|| format!("layout {name}: {id} is not a space of the map"))?;
-        let xy: Vec<u16> = value.as_array().into_iter().flatten().filter_map(|v| v.as_integer()).filter_map(|v| u16::try_from(v).ok()).collect();
         match xy.as_slice() {
             [x, y] if *x < 1000 && *y < 1000 => out.push((space, *x, *y)),
             _ => return Err(format!("layout {name}: {id} needs [x, y] from 0 to 999")),
