@@ -232,7 +232,7 @@ fn mutate(rng: &mut ChaCha8Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
                     let k = pick(rng, lines.len());
                     let mut joined: Vec<u8> = Vec::with_capacity(out.len() + 64);
                     for (n, line) in lines.iter().enumerate() {
-                        if n == k && rng.next_u32() % 2 == 0 {
+                        if n == k && rng.next_u32() & 1 == 0 {
                             continue;
                         }
                         joined.extend_from_slice(line);
