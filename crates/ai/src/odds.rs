@@ -38,6 +38,18 @@ pub struct Assessment {
 #[derive(Default)]
 pub struct ExactOdds {
     calculator: RefCell<Option<Calculator>>,
+    /// Outcomes less likely than this are dropped (0: the default, 1e-9).
+    prune_below: f64,
+}
+
+impl ExactOdds {
+    /// Answers to within about a thousandth: large battles in a fraction
+    /// of the time. The planning player's simulations use it: they ask
+    /// thousands of questions a turn, and late in a game about battles of
+    /// hundreds of units.
+    pub fn coarse() -> Self {
+        ExactOdds { calculator: RefCell::new(None), prune_below: 1e-5 }
+    }
 }
 
 impl Odds for ExactOdds {
@@ -50,7 +62,8 @@ impl Odds for ExactOdds {
         let battle = Battle::new(Army::from_counts(attackers), Army::from_counts(defenders));
         // The computer asks many questions a turn: a coarser threshold is
         // plenty for a decision, and keeps large battles quick.
-        let opts = CalcOptions { amphibious, prune_below: 1e-9, ..CalcOptions::default() };
+        let prune_below = if self.prune_below > 0.0 { self.prune_below } else { 1e-9 };
+        let opts = CalcOptions { amphibious, prune_below, ..CalcOptions::default() };
         let land_attack = attackers.iter().any(|(t, n)| *n > 0 && rs.stats(*t).is_land());
         match calc.exact(&battle, &opts) {
             Ok(o) => Assessment {

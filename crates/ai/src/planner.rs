@@ -10,7 +10,7 @@
 //! `--think MS` buys `MS * TURNS_PER_SECOND / 1000` simulated turns.
 
 use crate::computer::{Buy, ComputerPlayer, Garrison, Style};
-use crate::{eval, play_until, Player};
+use crate::{eval, play_until, ExactOdds, Player};
 use warboard_rules::ids::{PowerId, SpaceId};
 use warboard_rules::{Action, Game, RuleError, SeededDice};
 
@@ -18,6 +18,10 @@ use warboard_rules::{Action, Game, RuleError, SeededDice};
 /// search of a classic turn plays 150 turns in 57 ms), for turning a budget
 /// in milliseconds into turns.
 pub const TURNS_PER_SECOND: u64 = 2_500;
+
+/// Units on the board that [`TURNS_PER_SECOND`] was measured with (about
+/// classic's opening); a board with more costs more a simulated turn.
+const REFERENCE_UNITS: f64 = 200.0;
 
 /// The most dice sequences a search plays each candidate under.
 const MAX_SAMPLES: u64 = 64;
@@ -57,7 +61,7 @@ pub struct PlanningPlayer {
     last: Vec<(&'static str, f64)>,
     /// The players of the simulations, one a power, kept from search to
     /// search so their calculators' caches stay warm.
-    actors: Vec<ComputerPlayer>,
+    actors: Vec<ComputerPlayer<ExactOdds>>,
 }
 
 impl PlanningPlayer {
@@ -83,10 +87,13 @@ impl PlanningPlayer {
     fn choose(&mut self, game: &Game, p: PowerId) {
         let powers = game.ruleset.power_count().max(1) as u64;
         let turns = self.think_ms * TURNS_PER_SECOND / 1000;
-        let samples = (turns / (CANDIDATES.len() as u64 * powers)).clamp(1, MAX_SAMPLES);
+        // A turn with many units on the board costs more to simulate (more
+        // moves planned, larger battles weighed): the budget buys fewer.
+        let crowding = (game.state.units.len() as f64 / REFERENCE_UNITS).max(1.0).powf(1.5);
+        let samples = ((turns as f64 / (CANDIDATES.len() as u64 * powers) as f64 / crowding) as u64).clamp(1, MAX_SAMPLES);
         let round = game.state.round;
         if self.actors.len() != powers as usize {
-            self.actors = (0..powers).map(|_| ComputerPlayer::new()).collect();
+            self.actors = (0..powers).map(|_| ComputerPlayer::with_odds(ExactOdds::coarse())).collect();
         }
         let mut scores = vec![0.0; CANDIDATES.len()];
         for k in 0..samples {

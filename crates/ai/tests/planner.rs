@@ -118,14 +118,22 @@ struct Traced {
     shown: usize,
 }
 
+thread_local! {
+    /// The probe's slowest planner turn start (search and first action), ms.
+    static SLOWEST: std::cell::Cell<f64> = const { std::cell::Cell::new(0.0) };
+}
+
 impl Player for Traced {
     fn next_action(&mut self, game: &Game) -> warboard_rules::Action {
+        let began = std::time::Instant::now();
         let a = self.inner.next_action(game);
+        let ms = began.elapsed().as_secs_f64() * 1000.0;
         let key = game.state.round as usize * 100 + game.state.turn.0 as usize;
         if key != self.shown && game.state.turn == warboard_ai::acting_power(game) {
             self.shown = key;
+            SLOWEST.with(|s| s.set(s.get().max(ms)));
             let scores: Vec<String> = self.inner.last_search().iter().map(|(n, s)| format!("{n} {s:.0}")).collect();
-            println!("  {} r{}: {}", game.ruleset.power(game.state.turn).id, game.state.round, scores.join(", "));
+            println!("  {} r{} ({ms:.0} ms): {}", game.ruleset.power(game.state.turn).id, game.state.round, scores.join(", "));
         }
         a
     }
@@ -134,7 +142,8 @@ impl Player for Traced {
     }
 }
 
-/// A look at planner games (`SEED`, `SIDE`, `ROUNDS`, `THINK`):
+/// A look at planner games (`SEED`, `SIDE` = axis, allies or both,
+/// `ROUNDS`, `THINK`, `RULESET`, `WATCH`, `WHERE`):
 /// `cargo test --release -p warboard-ai --test planner probe -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -142,10 +151,17 @@ fn probe() {
     let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
     let rounds: u32 = std::env::var("ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
     let think: u64 = std::env::var("THINK").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
-    let side = if std::env::var("SIDE").as_deref() == Ok("allies") { Side::Allies } else { Side::Axis };
+    let side = std::env::var("SIDE").ok();
+    let planner = PlayerKind::Planner { think_ms: think };
     let name = std::env::var("RULESET").unwrap_or_else(|_| "classic".into());
     let rs = ruleset(&name).unwrap();
-    let (axis, allies) = if side == Side::Axis { (PlayerKind::Planner { think_ms: think }, PlayerKind::Computer) } else { (PlayerKind::Computer, PlayerKind::Planner { think_ms: think }) };
+    // SIDE=axis or allies: the planner plays that side against the standard
+    // planner; SIDE=both: planners on both sides.
+    let (axis, allies) = match side.as_deref() {
+        Some("allies") => (PlayerKind::Computer, planner),
+        Some("both") => (planner, planner),
+        _ => (planner, PlayerKind::Computer),
+    };
     let mut g = Game::standard(rs.clone());
     let mut ps: Vec<Box<dyn Player>> = rs
         .power_ids()
@@ -200,4 +216,5 @@ fn probe() {
             break;
         }
     }
+    println!("slowest planner turn start: {:.0} ms", SLOWEST.with(|s| s.get()));
 }
