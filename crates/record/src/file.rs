@@ -3,6 +3,7 @@
 use crate::dice::DiceMode;
 use crate::start::Position;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use warboard_rules::{Action, Event, GameState};
@@ -30,12 +31,62 @@ impl Origin {
     }
 }
 
+/// An action in FORMAT.md's vocabulary, kept as its compact JSON text.
+///
+/// A long game's log holds tens of thousands of actions; as JSON trees they
+/// took five times the save file's size in memory, as text about a tenth
+/// of that (issue 16, finding 7: memory while loading a few times the
+/// file's size). Read it with [`ActionText::value`] where a tree is needed.
+#[derive(Clone, Debug)]
+pub struct ActionText(Box<RawValue>);
+
+impl ActionText {
+    pub fn new(action: &Value) -> ActionText {
+        // A `Value` always serialises (string keys, finite numbers).
+        ActionText(serde_json::value::to_raw_value(action).expect("a JSON value serialises"))
+    }
+    /// The action as a JSON tree.
+    pub fn value(&self) -> Value {
+        serde_json::from_str(self.0.get()).unwrap_or(Value::Null)
+    }
+    /// The compact JSON text, keys sorted.
+    pub fn as_str(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl PartialEq for ActionText {
+    fn eq(&self, other: &ActionText) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl std::fmt::Display for ActionText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ActionText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for ActionText {
+    /// Read as a tree and written back compact, so that the same action
+    /// laid out differently in a file is the same text.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ActionText, D::Error> {
+        Ok(ActionText::new(&Value::deserialize(d)?))
+    }
+}
+
 /// One accepted action.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Entry {
     /// The action in FORMAT.md's vocabulary, as it was given.
-    pub action: Value,
+    pub action: ActionText,
     #[serde(default, skip_serializing_if = "Origin::is_client")]
     pub by: Origin,
     /// The rules-core action it was resolved to (selectors turned into units).
@@ -144,13 +195,15 @@ pub(crate) fn render(f: &SaveFile<'_>) -> String {
         out.push_str("  ],\n");
     }
     out.push_str(&format!("  \"snapshot\": {},\n", compact(f.snapshot)));
-    out.push_str(&format!("  \"hash\": {},\n", compact(&f.hash)));
-    // The whole save's hash is over the file as JSON without this field.
-    let mut whole = out.clone();
-    whole.truncate(whole.trim_end().len() - 1);
-    whole.push_str("\n}\n");
-    let record = serde_json::from_str::<Value>(&whole).map(|v| crate::hash::record_hash_without_field(&v)).unwrap_or_default();
-    out.push_str(&format!("  \"record_hash\": {}\n", compact(&record)));
+    // The whole save's hash is over the file as JSON without its own field:
+    // the object is closed, hashed field by field and entry by entry as the
+    // loader does (no JSON tree of the whole game, no copy of the text),
+    // then reopened for the field.
+    out.push_str(&format!("  \"hash\": {}\n}}", compact(&f.hash)));
+    let fields: Option<BTreeMap<String, &RawValue>> = serde_json::from_str(&out).ok();
+    let record = fields.and_then(|f| crate::hash::record_hash_of_fields(&f).ok()).unwrap_or_default();
+    out.truncate(out.len() - "\n}".len());
+    out.push_str(&format!(",\n  \"record_hash\": {}\n", compact(&record)));
     out.push_str("}\n");
     out
 }

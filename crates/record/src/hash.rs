@@ -13,14 +13,9 @@ pub fn record_hash(save: &serde_json::Value) -> String {
     if let Some(obj) = v.as_object_mut() {
         obj.remove("record_hash");
     }
-    record_hash_without_field(&v)
-}
-
-/// [`record_hash`] of a save that has no `record_hash` field (no copy).
-pub(crate) fn record_hash_without_field(save: &serde_json::Value) -> String {
     // serde_json's maps are sorted by key: the same save, however laid out,
     // gives the same text.
-    digest(serde_json::to_vec(save).unwrap_or_default())
+    digest(serde_json::to_vec(&v).unwrap_or_default())
 }
 
 /// [`record_hash`] of a save read as its top-level fields: the same bytes

@@ -26,7 +26,7 @@ pub mod write;
 pub use dice::DiceMode;
 pub use disk::{bounded_text, read_save, write_save, write_save_with, DiskError, MAX_SAVE_BYTES};
 pub use error::{ApplyError, LoadError, StartError, UndoError};
-pub use file::{Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};
+pub use file::{ActionText, Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};
 pub use hash::{record_hash, state_hash};
 pub use limits::{MAX_NUMBER, MAX_POSITION_UNITS};
 pub use names::{parse_unit_name, unit_name};

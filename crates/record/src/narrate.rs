@@ -18,7 +18,7 @@ pub fn walk(record: &Record, mut f: impl FnMut(&GameState, &GameState, &Entry)) 
     let mut replay = Record::for_replay(record.start().clone(), all_dice).map_err(|e| format!("the game cannot be started again: {e}"))?;
     for (i, entry) in record.log().iter().enumerate() {
         let before = replay.state().clone();
-        replay.apply_resolved(entry.action.clone(), entry.resolved.clone(), entry.by).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?;
+        replay.apply_resolved(&entry.action.value(), entry.resolved.clone(), entry.by).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?;
         f(&before, replay.state(), entry);
     }
     Ok(())

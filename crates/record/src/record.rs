@@ -2,7 +2,7 @@
 
 use crate::dice::{DiceMode, DiceStream, Tally};
 use crate::error::{ApplyError, LoadError, StartError, UndoError};
-use crate::file::{self, DiceRecord, Entry, OptionsRecord, Origin, SaveFile};
+use crate::file::{self, ActionText, DiceRecord, Entry, OptionsRecord, Origin, SaveFile};
 use crate::hash::state_hash;
 use crate::limits;
 use crate::names::names_now;
@@ -111,11 +111,11 @@ impl Record {
     /// nothing (the state, the dice and the log stay as they were).
     pub fn apply(&mut self, action: &Value, by: Origin) -> Result<&Entry, ApplyError> {
         let resolved = self.resolve(action)?;
-        self.apply_resolved(action.clone(), resolved, by)
+        self.apply_resolved(action, resolved, by)
     }
 
     /// Applies an action already resolved from `action` on this state.
-    pub(crate) fn apply_resolved(&mut self, action: Value, resolved: Action, by: Origin) -> Result<&Entry, ApplyError> {
+    pub(crate) fn apply_resolved(&mut self, action: &Value, resolved: Action, by: Origin) -> Result<&Entry, ApplyError> {
         let mut tally = Tally::new(&self.dice);
         let before = self.game.state.clone();
         // The rules core promises never to panic; if it does all the same, the
@@ -123,7 +123,7 @@ impl Record {
         // client gets an error instead of a dead engine.
         // `power` on an action (FORMAT v2): the rules core checks that it
         // may act now (and, in a phase of the whole round, that is who acts).
-        let power = case::acting_power(&self.game, &action).map_err(ApplyError::Malformed)?;
+        let power = case::acting_power(&self.game, action).map_err(ApplyError::Malformed)?;
         let outcome = catch_unwind(AssertUnwindSafe(|| self.game.apply_as(power, &resolved, &mut tally)));
         let events = match outcome {
             Err(panic) => {
@@ -137,7 +137,11 @@ impl Record {
             Ok(Ok(events)) => events,
         };
         self.dice = tally.stream;
-        let entry = Entry { action, by, resolved, dice: tally.drawn, events };
+        // The log lives as long as the game: no spare capacity in it.
+        let (mut dice, mut events) = (tally.drawn, events);
+        dice.shrink_to_fit();
+        events.shrink_to_fit();
+        let entry = Entry { action: ActionText::new(action), by, resolved, dice, events };
         if undoable(&entry, &before, &self.game.state) && self.game.state.winner.is_none() {
             self.undo.push(before);
         } else {
@@ -188,6 +192,12 @@ impl Record {
             snapshot: &self.game.state,
             hash: state_hash(&self.game.state),
         })
+    }
+
+    /// For the loader: room for a log of `entries` entries, taken at once
+    /// rather than doubled as the replay grows it.
+    pub(crate) fn reserve_log(&mut self, entries: usize) {
+        self.log.reserve_exact(entries);
     }
 
     /// For the loader: a record at the start of a saved game whose client

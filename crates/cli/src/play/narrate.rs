@@ -110,7 +110,7 @@ pub fn story(record: &warboard_record::Record) -> Story {
             shopping_start = Some(before.clone());
         }
         let seal = shopping
-            .then(|| entry.action.get("power").and_then(|v| v.as_str()).and_then(|name| rs.power_by_name(name)))
+            .then(|| entry.action.value().get("power").and_then(|v| v.as_str()).and_then(|name| rs.power_by_name(name)))
             .flatten()
             .map(|power| Seal { round: before.round, power });
         for mut line in describe(&rs, before, after, &entry.resolved, &entry.events) {

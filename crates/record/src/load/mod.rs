@@ -55,10 +55,6 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
         }
     }
     let log: Vec<&RawValue> = serde_json::from_str(field("log")?.get()).map_err(typed("log"))?;
-    let mut entries: Vec<Entry> = Vec::with_capacity(log.len());
-    for (i, e) in log.into_iter().enumerate() {
-        entries.push(serde_json::from_str(e.get()).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}")))?);
-    }
     let raw = RawSave {
         format: String::new(),
         version,
@@ -72,12 +68,12 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
         record_hash: None,
     };
     let snapshot: GameState = serde_json::from_str(field("snapshot")?.get()).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
-    load_entries(raw, entries, snapshot)
+    load_entries(raw, &log, snapshot)
 }
 
 /// A save of format 2 or later, its fields read: check the snapshot's
 /// hash, replay the log and compare.
-fn load_entries(raw: RawSave, entries: Vec<Entry>, snapshot: GameState) -> Result<Record, LoadError> {
+fn load_entries(raw: RawSave, log: &[&RawValue], snapshot: GameState) -> Result<Record, LoadError> {
     // The hash guards the snapshot itself; checking it before the replay
     // tells an edited snapshot from an edited log.
     let computed = state_hash(&snapshot);
@@ -90,7 +86,11 @@ fn load_entries(raw: RawSave, entries: Vec<Entry>, snapshot: GameState) -> Resul
     if rebuilt != raw.options.canonical {
         return Err(LoadError::OptionsMismatch { recorded: raw.options.canonical, rebuilt });
     }
-    for (index, entry) in entries.into_iter().enumerate() {
+    // Each entry is read just before it is replayed, so the log is never in
+    // memory twice (issue 16, finding 7).
+    record.reserve_log(log.len());
+    for (index, text) in log.iter().enumerate() {
+        let entry: Entry = serde_json::from_str(text.get()).map_err(|e| LoadError::Malformed(format!("log[{index}]: {e}")))?;
         replay_entry(&mut record, index, entry)?;
     }
     check_client_dice(&record, &raw.dice)?;
@@ -175,7 +175,8 @@ fn replay_entry(record: &mut Record, index: usize, entry: Entry) -> Result<(), L
     // The written action is resolved again and must give the recorded one:
     // the recorded rules-core action is never applied unchecked (its unit
     // and space numbers could point anywhere in a damaged file).
-    let resolved = record.resolve(&entry.action).map_err(|e| match e {
+    let action = entry.action.value();
+    let resolved = record.resolve(&action).map_err(|e| match e {
         // Units that are not there make the action illegal, as in play.
         ApplyError::NoSuchUnits(_) => LoadError::ActionRejected { index, code: e.code().to_string(), message: e.to_string() },
         _ => LoadError::UnreadableAction { index, detail: e.to_string() },
@@ -183,7 +184,7 @@ fn replay_entry(record: &mut Record, index: usize, entry: Entry) -> Result<(), L
     if resolved != entry.resolved {
         return Err(LoadError::ActionMismatch { index, written: entry.action.to_string() });
     }
-    let applied = match record.apply_resolved(entry.action.clone(), resolved, entry.by) {
+    let applied = match record.apply_resolved(&action, resolved, entry.by) {
         Ok(applied) => applied,
         Err(ApplyError::NeedDice { .. }) => {
             return Err(LoadError::DiceInconsistent(format!("log[{index}]: the action needs more client dice than the file lists")))

@@ -56,7 +56,7 @@ pub(super) fn load(raw: RawSave) -> Result<Record, LoadError> {
             code: e.code().to_string(),
             message: e.to_string(),
         })?;
-        let applied = record.apply_resolved(old.action, resolved, old.by).map_err(|e| match e {
+        let applied = record.apply_resolved(&old.action, resolved, old.by).map_err(|e| match e {
             ApplyError::NeedDice { .. } => LoadError::DiceInconsistent(format!("log[{index}]: the action needs more client dice than the file lists")),
             e => LoadError::ActionRejected { index, code: e.code().to_string(), message: e.to_string() },
         })?;
