@@ -550,9 +550,10 @@ fn shop_best(game: &Game, p: PowerId) -> Action {
 }
 
 /// The moves that can bring strength into the enemy-held `to` now, with
-/// their strength: land units next to it, cargo in clear zones next to it,
-/// planes within reach.
-fn contributors(game: &Game, p: PowerId, to: SpaceId, pl: &Plan, check: bool) -> Vec<(Force, Action)> {
+/// their strength, strongest first: land units next to it, cargo in clear
+/// zones next to it, planes within reach. Not checked for legality (a
+/// check clones the game): callers check the ones they would play.
+fn contributors(game: &Game, p: PowerId, to: SpaceId, pl: &Plan) -> Vec<(Force, Action)> {
     let s = &game.state;
     let rs = &game.ruleset;
     let map = &rs.map;
@@ -601,11 +602,13 @@ fn contributors(game: &Game, p: PowerId, to: SpaceId, pl: &Plan, check: bool) ->
             }
         }
     }
-    if check {
-        out.retain(|(_, a)| game.is_legal_as(Some(p), a));
-    }
     out.sort_by(|a, b| b.0.weight().total_cmp(&a.0.weight()));
     out
+}
+
+/// The strongest legal move among [`contributors`].
+fn first_contributor(game: &Game, p: PowerId, to: SpaceId, pl: &Plan) -> Option<Action> {
+    contributors(game, p, to, pl).into_iter().map(|(_, a)| a).find(|a| game.is_legal_as(Some(p), a))
 }
 
 /// The units that fight at `at`: cargo aboard does not, planes aboard do
@@ -666,11 +669,15 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
     let legal = |a: &Action| game.is_legal_as(Some(p), a);
     // A space shared with the enemy: bring in what else can come, then
     // fight it out.
-    if let Some(at) = map.ids().find(|t| s.units.iter().any(|u| u.at == *t && u.mover() == p) && pl.enemy[t.index()]) {
+    let mut ours_at = vec![false; map.len()];
+    for u in s.units.iter().filter(|u| u.mover() == p) {
+        ours_at[u.at.index()] = true;
+    }
+    if let Some(at) = map.ids().find(|t| ours_at[t.index()] && pl.enemy[t.index()]) {
         let theirs = defence_at(game, p, at);
         let ours = attack_at(game, p, at);
         if map.is_land(at) && !ours.beats(Force { fire: theirs.fire * 1.5, bodies: theirs.bodies * 1.5 }) {
-            if let Some((_, a)) = contributors(game, p, at, &pl, true).into_iter().next() {
+            if let Some(a) = first_contributor(game, p, at, &pl) {
                 return a;
             }
         }
@@ -720,7 +727,7 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
         if theirs.bodies == 0.0 {
             continue;
         }
-        let c = contributors(game, p, to, &pl, false);
+        let c = contributors(game, p, to, &pl);
         let mine = c.iter().fold(Force::default(), |f, (g, _)| f.add(*g));
         let ours = mine.add(teammates_ready(game, p, to));
         if mine.bodies > 0.0 && ours.beats(theirs) {
@@ -731,7 +738,7 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
     }
     attacks.sort_by_key(|(v, _)| std::cmp::Reverse(*v));
     for (_, to) in attacks {
-        if let Some((_, a)) = contributors(game, p, to, &pl, true).into_iter().next() {
+        if let Some(a) = first_contributor(game, p, to, &pl) {
             return a;
         }
     }
