@@ -7,7 +7,7 @@
 //! its land units and attacks its strength clearly outweighs, ending the
 //! turn as one of the choices.
 //!
-//! The computer (`Style::Best`) plans around one enemy capital at a time
+//! The computer (`Style::Best`, with a [`Tuning`]) plans around one enemy capital at a time
 //! (the nearest, overland or by sea). It weighs battles by Lanchester's
 //! square law (one hit kills any unit, so numbers count: ALT L28), keeps
 //! its capital garrisoned against what the enemy can bring within a round
@@ -25,11 +25,33 @@ use warboard_rules::{Action, Game, Phase};
 
 /// How a player picks among the moves this policy finds.
 pub enum Style<'a> {
-    /// The strongest (the computer player).
-    Best,
+    /// The strongest by the computer's judgement, tuned (the computer
+    /// player; the planning player chooses the tuning turn by turn).
+    Best(Tuning),
     /// At random, and ending the turn as one of the choices (the random
     /// player); the closure returns a number below its argument.
     Random(&'a mut dyn FnMut(usize) -> usize),
+}
+
+/// The computer's knobs in the Alternative rules: the planning player
+/// (issue 14) plays a round out under several and keeps the best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// How far an attack must outweigh the defence, as a factor on the
+    /// part of [`Force::beats`]'s square-law ratio above even (1 is the
+    /// standard computer; lower is bolder).
+    pub margin: f64,
+    /// The capital's guard, as a factor on the defence it keeps against
+    /// what the enemy can bring within a round (1 is standard).
+    pub guard: f64,
+    /// The share of an overland purchase spent on tanks (a quarter as
+    /// standard; the rest is infantry).
+    pub tanks: f64,
+}
+
+impl Tuning {
+    /// The computer as it played before the planning player.
+    pub const STANDARD: Tuning = Tuning { margin: 1.0, guard: 1.0, tanks: 0.25 };
 }
 
 /// The next action for `p`, who acts now.
@@ -54,11 +76,11 @@ pub fn next_action(game: &Game, p: PowerId, style: Style) -> Action {
     }
     match s.phase {
         Phase::Shopping => match style {
-            Style::Best => shop_best(game, p),
+            Style::Best(tuning) => shop_best(game, p, tuning),
             Style::Random(_) => shop(game, p),
         },
         Phase::Turn => match style {
-            Style::Best => turn_best(game, p),
+            Style::Best(tuning) => turn_best(game, p, tuning),
             style => turn(game, p, style),
         },
         _ => Action::EndPhase,
@@ -150,9 +172,10 @@ impl Force {
     }
     /// Whether this attacking force clearly beats `defence`: a square-law
     /// ratio of 1.5 for a battle of some fifty units, more for small ones
-    /// (dice decide them), less for huge ones (the law decides them).
-    fn beats(self, defence: Force) -> bool {
-        let need = 1.15 + 2.0 / (defence.bodies + 1.0).sqrt();
+    /// (dice decide them), less for huge ones (the law decides them); the
+    /// part above even scaled by `margin` ([`Tuning::margin`]).
+    fn beats(self, defence: Force, margin: f64) -> bool {
+        let need = 1.0 + margin * (0.15 + 2.0 / (defence.bodies + 1.0).sqrt());
         self.bodies > 0.0 && self.weight() >= need * defence.weight() + 0.5
     }
 }
@@ -209,7 +232,7 @@ fn turn(game: &Game, p: PowerId, style: Style) -> Action {
     }
     options.retain(|(_, a)| game.is_legal_as(Some(p), a));
     match style {
-        Style::Best => options.into_iter().max_by_key(|(v, _)| *v).map(|(_, a)| a).unwrap_or(Action::EndPhase),
+        Style::Best(_) => options.into_iter().max_by_key(|(v, _)| *v).map(|(_, a)| a).unwrap_or(Action::EndPhase),
         Style::Random(below) => {
             let k = below(options.len() + 1);
             options.into_iter().nth(k).map(|(_, a)| a).unwrap_or(Action::EndPhase)
@@ -283,7 +306,7 @@ fn claims(game: &Game, p: PowerId) -> Vec<SpaceId> {
     game.ruleset.map.ids().filter(|t| game.ruleset.map.is_land(*t) && game.state.control[t.index()] == Some(p)).collect()
 }
 
-fn plan(game: &Game, p: PowerId) -> Plan {
+fn plan(game: &Game, p: PowerId, tuning: Tuning) -> Plan {
     let s = &game.state;
     let rs = &game.ruleset;
     let map = &rs.map;
@@ -380,7 +403,7 @@ fn plan(game: &Game, p: PowerId) -> Plan {
         }
     }
     // The capital's guard.
-    let (garrison, capital_need) = guard(game, p);
+    let (garrison, capital_need) = guard(game, p, tuning.guard);
     Plan { target, by_sea, land_d, pot, embark: embark.map(|(_, z, t)| (z, t)), garrison, capital_need, enemy }
 }
 
@@ -418,8 +441,9 @@ fn threat(game: &Game, p: PowerId, at: SpaceId) -> i64 {
     sum
 }
 
-/// The own units kept at the capital, and the defence it still lacks.
-fn guard(game: &Game, p: PowerId) -> (Vec<UnitId>, i64) {
+/// The own units kept at the capital, and the defence it still lacks;
+/// `factor` scales the defence kept ([`Tuning::guard`]).
+fn guard(game: &Game, p: PowerId, factor: f64) -> (Vec<UnitId>, i64) {
     let rs = &game.ruleset;
     let s = &game.state;
     let Some(c) = rs.power(p).capital else { return (Vec::new(), 0) };
@@ -428,7 +452,7 @@ fn guard(game: &Game, p: PowerId) -> (Vec<UnitId>, i64) {
     }
     // Never an empty capital: any unit that reaches it takes it (ALT L30).
     let t = threat(game, p, c);
-    let need = if t == 0 { 1 } else { t + 2 + t / 4 };
+    let need = if t == 0 { 1 } else { ((t + 2 + t / 4) as f64 * factor).round() as i64 };
     let mut have: i64 = s.units.iter().filter(|u| u.at == c && u.owner != p && s.allied(p, u.owner)).map(|u| rs.stats(u.kind).defense as i64).sum();
     let mut own: Vec<&warboard_rules::Unit> = s.units.iter().filter(|u| u.at == c && u.owner == p && rs.stats(u.kind).domain != Domain::Sea).collect();
     own.sort_by_key(|u| (rs.stats(u.kind).movement, u.id));
@@ -443,11 +467,11 @@ fn guard(game: &Game, p: PowerId) -> (Vec<UnitId>, i64) {
     (keep, (need - have).max(0))
 }
 
-fn shop_best(game: &Game, p: PowerId) -> Action {
+fn shop_best(game: &Game, p: PowerId, tuning: Tuning) -> Action {
     let s = &game.state;
     let rs = &game.ruleset;
     let waiting = unplaced(game, p);
-    let pl = plan(game, p);
+    let pl = plan(game, p, tuning);
     if s.next_placer.is_some() || !waiting.is_empty() {
         let capital = rs.power(p).capital;
         for &(kind, n) in &waiting {
@@ -524,8 +548,8 @@ fn shop_best(game: &Game, p: PowerId) -> Action {
             buy.push((UnitType::Ship, ships));
         }
     } else {
-        // Overland: a quarter of the points in tanks.
-        tanks = points / 4 / tank_cost;
+        // Overland: a share of the points in tanks (a quarter as standard).
+        tanks = (points as f64 * tuning.tanks) as u32 / tank_cost;
         points -= tanks * tank_cost;
     }
     if tanks > 0 {
@@ -661,11 +685,11 @@ fn teammates_ready(game: &Game, p: PowerId, to: SpaceId) -> Force {
     out
 }
 
-fn turn_best(game: &Game, p: PowerId) -> Action {
+fn turn_best(game: &Game, p: PowerId, tuning: Tuning) -> Action {
     let s = &game.state;
     let rs = &game.ruleset;
     let map = &rs.map;
-    let pl = plan(game, p);
+    let pl = plan(game, p, tuning);
     let legal = |a: &Action| game.is_legal_as(Some(p), a);
     // A space shared with the enemy: bring in what else can come, then
     // fight it out.
@@ -676,7 +700,7 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
     if let Some(at) = map.ids().find(|t| ours_at[t.index()] && pl.enemy[t.index()]) {
         let theirs = defence_at(game, p, at);
         let ours = attack_at(game, p, at);
-        if map.is_land(at) && !ours.beats(Force { fire: theirs.fire * 1.5, bodies: theirs.bodies * 1.5 }) {
+        if map.is_land(at) && !ours.beats(Force { fire: theirs.fire * 1.5, bodies: theirs.bodies * 1.5 }, tuning.margin) {
             if let Some(a) = first_contributor(game, p, at, &pl) {
                 return a;
             }
@@ -730,7 +754,7 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
         let c = contributors(game, p, to, &pl);
         let mine = c.iter().fold(Force::default(), |f, (g, _)| f.add(*g));
         let ours = mine.add(teammates_ready(game, p, to));
-        if mine.bodies > 0.0 && ours.beats(theirs) {
+        if mine.bodies > 0.0 && ours.beats(theirs, tuning.margin) {
             let sp = map.space(to);
             let value = sp.ipc as i64 * 10 + if Some(to) == pl.target { 1000 } else if sp.capital_of.is_some() { 200 } else { 0 } + (ours.weight() - theirs.weight()).min(100.0) as i64;
             attacks.push((value, to));
@@ -784,17 +808,18 @@ fn turn_best(game: &Game, p: PowerId) -> Action {
         }
     }
     // Sailing: ships with cargo toward the best shore; empty ones back to
-    // the embarkation zone.
+    // the embarkation zone. Spaces where own land units still wait to board:
+    let mut waiting = vec![false; map.len()];
+    for u in s.units.iter().filter(|u| u.owner == p && u.moved == 0 && rs.stats(u.kind).domain == Domain::Land && !pl.garrison.contains(&u.id)) {
+        waiting[u.at.index()] = true;
+    }
     for sh in s.units.iter().filter(|u| u.mover() == p && rs.stats(u.kind).domain == Domain::Sea && moves_left(game, u) > 0) {
         let m = moves_left(game, sh) as u32;
         let loaded = s.cargo_of(sh.id).any(|c| rs.stats(c.kind).domain == Domain::Land);
         let d = bfs(game, &[sh.at], |t| map.is_sea(t) && !pl.enemy[t.index()]);
         let goal: Option<SpaceId> = if loaded {
             // Wait for more cargo if the shore has more to board.
-            let more = s.cargo_of(sh.id).count() < 2
-                && map.space(sh.at).adjacent.iter().any(|t| {
-                    s.units.iter().any(|u| u.at == *t && u.owner == p && u.moved == 0 && rs.stats(u.kind).domain == Domain::Land && !pl.garrison.contains(&u.id) && pl.by_sea)
-                });
+            let more = s.cargo_of(sh.id).count() < 2 && pl.by_sea && map.space(sh.at).adjacent.iter().any(|t| waiting[t.index()]);
             if more {
                 None
             } else {

@@ -69,6 +69,9 @@ pub struct Style {
     /// A power that must cross the sea buys a capital ship a turn while it
     /// has fewer warships than this.
     pub warships: usize,
+    /// The knobs of the Alternative rules' own policy (which the fields
+    /// above do not reach: its movement and battles work otherwise).
+    pub alternative: crate::alternative::Tuning,
 }
 
 /// How many units stay home to hold the capital.
@@ -110,6 +113,7 @@ impl Style {
         shuttle: false,
         transports: 24,
         warships: 3,
+        alternative: crate::alternative::Tuning::STANDARD,
     };
 }
 
@@ -299,9 +303,9 @@ impl<O: Odds> Player for ComputerPlayer<O> {
     }
 
     fn next_action(&mut self, game: &Game) -> Action {
-        // The Alternative rules (issue 13): its own policy for now.
+        // The Alternative rules (issue 13): their own policy, tuned.
         if game.ruleset.options.free_movement {
-            return crate::alternative::next_action(game, crate::acting(game), crate::alternative::Style::Best);
+            return crate::alternative::next_action(game, crate::acting(game), crate::alternative::Style::Best(self.style.alternative));
         }
         let s = &game.state;
         let key = (s.round, s.turn.0, s.phase);

@@ -36,7 +36,7 @@ impl Player for GreedyPlayer {
     fn next_action(&mut self, game: &Game) -> Action {
         // The Alternative rules (issue 13): its own policy for now.
         if game.ruleset.options.free_movement {
-            return crate::alternative::next_action(game, crate::acting(game), crate::alternative::Style::Best);
+            return crate::alternative::next_action(game, crate::acting(game), crate::alternative::Style::Best(crate::alternative::Tuning::STANDARD));
         }
         let s = &game.state;
         let rs = &game.ruleset;

@@ -51,6 +51,31 @@ pub const CANDIDATES: [(&str, Style); 6] = {
     ]
 };
 
+/// The tunings played out each round in the Alternative rules, whose own
+/// policy the styles above do not reach: bolder or more careful attacks, a
+/// larger guard at home, infantry only. (A tank-heavy purchase was tried
+/// and dropped: it wins the round the search sees and loses the war, since
+/// one hit kills any unit (ALT L28) and infantry give the most bodies for
+/// the points; with it the planner's Axis fell in 8.6 rounds on average
+/// against the standard computer, without it in 16.6; BENCHMARKS.md.)
+pub const ALTERNATIVE_CANDIDATES: [(&str, Style); 4] = {
+    use crate::alternative::Tuning;
+    const fn tuned(alternative: Tuning) -> Style {
+        Style { alternative, ..Style::STANDARD }
+    }
+    [
+        ("standard", Style::STANDARD),
+        ("bold", tuned(Tuning { margin: 0.5, ..Tuning::STANDARD })),
+        ("cautious", tuned(Tuning { margin: 1.5, guard: 1.5, ..Tuning::STANDARD })),
+        ("infantry", tuned(Tuning { tanks: 0.0, ..Tuning::STANDARD })),
+    ]
+};
+
+/// What a simulated turn of the Alternative policy costs in classic turns:
+/// it plans anew for every action (3.6 ms a turn against 0.65 ms, standard
+/// computers on both sides, 20 games each).
+const ALTERNATIVE_TURN_COST: f64 = 5.0;
+
 pub struct PlanningPlayer {
     seed: u64,
     think_ms: u64,
@@ -87,18 +112,24 @@ impl PlanningPlayer {
     fn choose(&mut self, game: &Game, p: PowerId) {
         let powers = game.ruleset.power_count().max(1) as u64;
         let turns = self.think_ms * TURNS_PER_SECOND / 1000;
+        // The Alternative rules: their own candidates, dearer turns, and a
+        // round played out from its start (the style is chosen before the
+        // simultaneous shopping, and every nation moves once a round in an
+        // order drawn each round).
+        let alternative = game.ruleset.options.free_movement;
+        let (candidates, turn_cost): (&[(&str, Style)], f64) = if alternative { (&ALTERNATIVE_CANDIDATES, ALTERNATIVE_TURN_COST) } else { (&CANDIDATES, 1.0) };
         // A turn with many units on the board costs more to simulate (more
         // moves planned, larger battles weighed): the budget buys fewer.
         let crowding = (game.state.units.len() as f64 / REFERENCE_UNITS).max(1.0).powf(1.5);
-        let samples = ((turns as f64 / (CANDIDATES.len() as u64 * powers) as f64 / crowding) as u64).clamp(1, MAX_SAMPLES);
+        let samples = ((turns as f64 / (candidates.len() as u64 * powers) as f64 / crowding / turn_cost) as u64).clamp(1, MAX_SAMPLES);
         let round = game.state.round;
         if self.actors.len() != powers as usize {
             self.actors = (0..powers).map(|_| ComputerPlayer::with_odds(ExactOdds::coarse())).collect();
         }
-        let mut scores = vec![0.0; CANDIDATES.len()];
+        let mut scores = vec![0.0; candidates.len()];
         for k in 0..samples {
             let dice_seed = mix(self.seed, round as u64, p.0 as u64, k);
-            for (i, (_, style)) in CANDIDATES.iter().enumerate() {
+            for (i, (_, style)) in candidates.iter().enumerate() {
                 let mut sim = game.clone();
                 for (q, actor) in self.actors.iter_mut().enumerate() {
                     actor.reset();
@@ -107,24 +138,31 @@ impl PlanningPlayer {
                 let mut seats: Vec<&mut dyn Player> = self.actors.iter_mut().map(|x| x as &mut dyn Player).collect();
                 let mut dice = SeededDice::new(dice_seed);
                 // Until `p`'s next turn (or the round after, should `p`
-                // have no turn then).
-                let stop = |g: &Game| g.state.round > round + 1 || (g.state.round > round && g.state.turn == p);
+                // have no turn then); in the Alternative rules, to the
+                // round's end.
+                let stop = |g: &Game| {
+                    if alternative {
+                        g.state.round > round
+                    } else {
+                        g.state.round > round + 1 || (g.state.round > round && g.state.turn == p)
+                    }
+                };
                 play_until(&mut sim, &mut seats, &mut dice, &stop, 20_000);
                 scores[i] += eval::score(&sim, p);
             }
         }
-        self.last = CANDIDATES.iter().zip(&scores).map(|((name, _), s)| (*name, s / samples as f64)).collect();
+        self.last = candidates.iter().zip(&scores).map(|((name, _), s)| (*name, s / samples as f64)).collect();
         // The first best: ties go to the earlier candidate.
-        let best = (0..CANDIDATES.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+        let best = (0..candidates.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
         // In the first round the seed picks among the candidates scored
         // nearly as well as the best: several strong openings, not one.
         let pick = if round == 1 {
-            let near: Vec<usize> = (0..CANDIDATES.len()).filter(|i| scores[*i] >= scores[best] - OPENING_MARGIN * samples as f64).collect();
+            let near: Vec<usize> = (0..candidates.len()).filter(|i| scores[*i] >= scores[best] - OPENING_MARGIN * samples as f64).collect();
             near[(mix(self.seed, 0, p.0 as u64, u64::MAX) % near.len() as u64) as usize]
         } else {
             best
         };
-        self.player.set_style(CANDIDATES[pick].1);
+        self.player.set_style(candidates[pick].1);
     }
 }
 
@@ -140,9 +178,10 @@ fn mix(seed: u64, round: u64, power: u64, sample: u64) -> u64 {
 impl Player for PlanningPlayer {
     fn next_action(&mut self, game: &Game) -> Action {
         let p = crate::acting(game);
-        // The Alternative rules have their own policy (issue 13), which
-        // takes no style: nothing to choose between.
-        if self.think_ms > 0 && !game.ruleset.options.free_movement && game.state.turn == p && game.state.winner.is_none() {
+        // A style is chosen when the power first acts in its turn; in the
+        // Alternative rules, when it first acts in a round (its shopping).
+        let its_turn = game.ruleset.options.free_movement || game.state.turn == p;
+        if self.think_ms > 0 && its_turn && game.state.winner.is_none() {
             let key = (game.state.round, p);
             if self.chosen_for != Some(key) {
                 self.chosen_for = Some(key);

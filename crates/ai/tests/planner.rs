@@ -2,7 +2,7 @@
 //! ruleset, and a probe for looking at its games.
 
 use warboard_ai::series::PlayerKind;
-use warboard_ai::planner::{CANDIDATES, OPENING_MARGIN};
+use warboard_ai::planner::{ALTERNATIVE_CANDIDATES, CANDIDATES, OPENING_MARGIN};
 use warboard_ai::{eval, play_game, ComputerPlayer, PlanningPlayer, Player};
 use warboard_rules::{ruleset, Game, SeededDice, Side};
 
@@ -69,6 +69,47 @@ fn the_search_scores_every_candidate() {
     assert!(scores[chosen].1 >= best - OPENING_MARGIN, "{scores:?}, chose {}", CANDIDATES[chosen].0);
 }
 
+/// In the Alternative rules the search plays out that policy's own
+/// tunings, from the round's start (before the simultaneous shopping), and
+/// the tuning played scores within the opening margin of the best.
+#[test]
+fn the_alternative_search_plays_its_own_tunings() {
+    let rs = ruleset("alternative").unwrap();
+    let g = Game::standard(rs.clone());
+    let mut planner = PlanningPlayer::new(1, THINK);
+    let _ = planner.next_action(&g);
+    let scores = planner.last_search();
+    let names: Vec<&str> = scores.iter().map(|x| x.0).collect();
+    assert_eq!(names, ALTERNATIVE_CANDIDATES.iter().map(|x| x.0).collect::<Vec<_>>());
+    assert!(scores.iter().all(|(_, s)| s.is_finite()), "{scores:?}");
+    let best = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+    let chosen = ALTERNATIVE_CANDIDATES.iter().position(|(_, st)| *st == planner.style()).unwrap();
+    assert!(scores[chosen].1 >= best - OPENING_MARGIN, "{scores:?}, chose {}", ALTERNATIVE_CANDIDATES[chosen].0);
+}
+
+/// A tuning changes what the Alternative computer does: the infantry
+/// tuning buys no tanks where the standard one buys some.
+#[test]
+fn alternative_tunings_change_the_purchase() {
+    let rs = ruleset("alternative").unwrap();
+    let mut g = Game::standard(rs.clone());
+    // Payday: every nation is paid, then all shop at once.
+    while g.state.phase != warboard_rules::Phase::Shopping {
+        g.apply(&warboard_rules::Action::EndPhase, &mut SeededDice::new(1)).unwrap();
+    }
+    let tanks = |style: warboard_ai::Style| -> u32 {
+        let mut player = ComputerPlayer::new();
+        player.set_style(style);
+        match player.next_action(&g) {
+            warboard_rules::Action::Purchase { units } => units.iter().filter(|(k, _)| *k == warboard_rules::UnitType::Tank).map(|(_, n)| n).sum(),
+            other => panic!("the computer shops first, not {other:?}"),
+        }
+    };
+    let style = |name: &str| ALTERNATIVE_CANDIDATES.iter().find(|c| c.0 == name).unwrap().1;
+    assert!(tanks(style("standard")) > 0, "the standard tuning buys tanks");
+    assert_eq!(tanks(style("infantry")), 0, "the infantry tuning buys none");
+}
+
 /// Different seeds open differently: some power's first turn is played in
 /// more than one style across a dozen seeds.
 #[test]
@@ -128,12 +169,15 @@ impl Player for Traced {
         let began = std::time::Instant::now();
         let a = self.inner.next_action(game);
         let ms = began.elapsed().as_secs_f64() * 1000.0;
-        let key = game.state.round as usize * 100 + game.state.turn.0 as usize;
-        if key != self.shown && game.state.turn == warboard_ai::acting_power(game) {
+        // A search runs when a power first acts in its turn (in the
+        // Alternative rules, in the round).
+        let p = warboard_ai::acting_power(game);
+        let key = game.state.round as usize * 100 + p.0 as usize;
+        if key != self.shown && (game.state.turn == p || game.ruleset.options.free_movement) {
             self.shown = key;
             SLOWEST.with(|s| s.set(s.get().max(ms)));
             let scores: Vec<String> = self.inner.last_search().iter().map(|(n, s)| format!("{n} {s:.0}")).collect();
-            println!("  {} r{} ({ms:.0} ms): {}", game.ruleset.power(game.state.turn).id, game.state.round, scores.join(", "));
+            println!("  {} r{} ({ms:.0} ms): {}", game.ruleset.power(p).id, game.state.round, scores.join(", "));
         }
         a
     }

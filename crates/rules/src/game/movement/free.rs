@@ -247,7 +247,15 @@ impl Ctx<'_> {
             if let Some(t) = transport {
                 ships.sort_by_key(|s| *s != t);
             }
-            let mut room: Vec<(UnitId, u8)> = ships.iter().map(|s| (*s, self.cargo_room(*s))).collect();
+            // Room aboard each, in one pass over the units carried (a zone
+            // may hold many ships).
+            let capacity = |s: &UnitId| self.s.unit(*s).and_then(|u| self.stats(u.kind).cargo.as_ref()).map_or(0, |c| c.capacity);
+            let mut room: Vec<(UnitId, u8)> = ships.iter().map(|s| (*s, capacity(s))).collect();
+            for c in self.s.units.iter().filter(|c| c.carried_by.is_some()) {
+                if let Some(slot) = room.iter_mut().find(|(s, _)| c.carried_by == Some(*s)) {
+                    slot.1 = slot.1.saturating_sub(self.stats(c.kind).cargo_size);
+                }
+            }
             for id in units {
                 let size = self.stats(self.s.unit(*id).unwrap().kind).cargo_size;
                 match room.iter_mut().find(|(_, r)| *r >= size) {
