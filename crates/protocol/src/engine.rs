@@ -62,7 +62,7 @@ impl Engine {
     fn run(&mut self, command: Command, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
         match command {
             Command::New(args) => self.new_game(args, emit),
-            Command::Load { path, powers } => self.load(&path, powers.as_deref(), emit),
+            Command::Load { path, powers, think } => self.load(&path, powers.as_deref(), think, emit),
             Command::Quit {} => Ok(json!({})),
             other => {
                 let Some(session) = self.session.as_mut() else {
@@ -85,19 +85,21 @@ impl Engine {
         let start =
             Start { ruleset: args.ruleset, options: args.options, position: Position { setup: args.setup, state: args.state }, dice };
         let record = Record::new(start).map_err(|e| Failure::new(e.code(), e.to_string()))?;
-        self.begin(record, args.powers.as_deref(), emit)
+        self.begin(record, args.powers.as_deref(), args.think, emit)
     }
 
-    fn load(&mut self, path: &str, powers: Option<&[String]>, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
+    fn load(&mut self, path: &str, powers: Option<&[String]>, think: u64, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
+        check_think(think)?;
         let text = read_save(Path::new(path))?;
         let record = Record::load(&text).map_err(|e| Failure::new(e.code(), format!("{path}: {e}")))?;
-        self.begin(record, powers, emit)
+        self.begin(record, powers, think, emit)
     }
 
     /// Replaces the game (only once the new one is ready: a failed `new` or
     /// `load` keeps the old game) and lets the engine act for its powers.
-    fn begin(&mut self, record: Record, powers: Option<&[String]>, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
-        let mut session = Session::new(record, powers)?;
+    fn begin(&mut self, record: Record, powers: Option<&[String]>, think: u64, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
+        check_think(think)?;
+        let mut session = Session::new(record, powers, think)?;
         session.engine_turns(emit);
         let seed = match session.record.dice_mode() {
             DiceMode::Seeded { seed } => Some(seed),
@@ -187,4 +189,12 @@ fn read_save(path: &Path) -> Result<String, Failure> {
 /// writer uses (`warboard_record::write_save`).
 fn write_save(path: &Path, text: &str) -> Result<(), Failure> {
     warboard_record::write_save(path, text.as_bytes()).map_err(|e| Failure::new("save/io", e.to_string()))
+}
+
+/// A thinking budget the engine accepts.
+fn check_think(think: u64) -> Result<(), Failure> {
+    if think > crate::message::MAX_THINK_MS {
+        return Err(Failure::new("protocol/bad-field", format!("`think` is {think} ms; at most {} ms a turn", crate::message::MAX_THINK_MS)));
+    }
+    Ok(())
 }

@@ -34,6 +34,9 @@ pub enum Command {
         /// The powers the client plays; all of them when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         powers: Option<Vec<String>>,
+        /// The engine's thinking budget a turn, as in `new`.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        think: u64,
     },
     /// Writes the game to a save file.
     Save { path: String },
@@ -127,6 +130,20 @@ pub struct NewGame {
     /// FORMAT.md's `state`: changes on top of the setup.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<Value>,
+    /// The thinking budget a turn of the computer that plays the other
+    /// powers, in milliseconds on the reference machine (counted in
+    /// simulated turns, so a game repeats for a seed): 0, the default, is
+    /// the standard planner; above 0 the planning player (issue 14), as
+    /// `warboard play --think`. At most [`MAX_THINK_MS`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub think: u64,
+}
+
+/// The largest `think` a client may ask for (ten seconds a turn).
+pub const MAX_THINK_MS: u64 = 10_000;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Default for NewGame {
@@ -139,6 +156,7 @@ impl Default for NewGame {
             powers: None,
             setup: standard(),
             state: None,
+            think: 0,
         }
     }
 }

@@ -5,7 +5,7 @@ use crate::autoplay;
 use crate::vocab::{self, Awaiting, Summary};
 use serde_json::{json, Value};
 use warboard_record::{ApplyError, DiceMode, Entry, Origin, Record};
-use warboard_ai::{ComputerPlayer, Player};
+use warboard_ai::{PlanningPlayer, Player};
 use warboard_rules::game::Actor;
 use warboard_rules::{GameState, PowerId, Side};
 
@@ -40,14 +40,16 @@ pub(crate) struct Session {
     pub record: Record,
     /// The powers the client plays, in turn order.
     pub client: Vec<PowerId>,
-    /// Plays the other powers.
-    computer: ComputerPlayer,
+    /// Plays the other powers (with no budget, the standard planner).
+    computer: PlanningPlayer,
+    /// Its thinking budget a turn, ms (`new`'s `think`).
+    pub think: u64,
 }
 
 impl Session {
     /// A session over a record; `powers` names the client's powers (all of
     /// them when `None`).
-    pub fn new(record: Record, powers: Option<&[String]>) -> Result<Session, Failure> {
+    pub fn new(record: Record, powers: Option<&[String]>, think: u64) -> Result<Session, Failure> {
         let rs = &record.game().ruleset;
         let client = match powers {
             None => rs.power_ids().collect(),
@@ -66,7 +68,13 @@ impl Session {
                 ids
             }
         };
-        Ok(Session { record, client, computer: ComputerPlayer::new() })
+        // The planner's dice samples follow the game's seed, so a seeded
+        // game with the same requests repeats exactly.
+        let seed = match record.dice_mode() {
+            DiceMode::Seeded { seed } => seed,
+            DiceMode::Client => 0,
+        };
+        Ok(Session { record, client, computer: PlanningPlayer::new(seed, think), think })
     }
 
     pub fn awaiting(&self) -> Awaiting {
@@ -79,7 +87,7 @@ impl Session {
     }
 
     pub fn summary(&self) -> Summary {
-        vocab::summary(&self.record, &self.client, self.awaiting())
+        vocab::summary(&self.record, &self.client, self.awaiting(), self.think)
     }
 
     /// Applies the client's action, streams its events, then lets the engine

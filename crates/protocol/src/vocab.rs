@@ -262,6 +262,9 @@ pub struct Summary {
     pub actions: usize,
     /// The powers the client plays.
     pub client_powers: Vec<String>,
+    /// The thinking budget a turn of the computer playing the others, ms
+    /// (`new`'s and `load`'s `think`; 0: the standard planner).
+    pub think: u64,
 }
 
 pub(crate) fn decision_view(rs: &Ruleset, s: &GameState) -> DecisionView {
@@ -290,7 +293,7 @@ pub(crate) fn decision_view(rs: &Ruleset, s: &GameState) -> DecisionView {
     }
 }
 
-pub(crate) fn summary(record: &Record, client: &[PowerId], awaiting: Awaiting) -> Summary {
+pub(crate) fn summary(record: &Record, client: &[PowerId], awaiting: Awaiting, think: u64) -> Summary {
     let game = record.game();
     let rs = &game.ruleset;
     let s = &game.state;
@@ -330,5 +333,6 @@ pub(crate) fn summary(record: &Record, client: &[PowerId], awaiting: Awaiting) -
         undo: record.undo_depth(),
         actions: record.log().len(),
         client_powers: client.iter().map(|p| power(rs, *p)).collect(),
+        think,
     }
 }

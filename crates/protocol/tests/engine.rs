@@ -230,3 +230,24 @@ fn the_engine_plays_anniversary_around_a_client_china() {
         }
     }
 }
+
+/// Issue 14: `think` hands the engine's powers to the planning player. A
+/// seeded game repeats exactly with it (the budget is counted in simulated
+/// turns), it plays otherwise than the standard planner (`think` 0), and a
+/// budget past the limit is refused.
+#[test]
+fn the_engine_thinks_when_asked() {
+    let position = |think: u64| {
+        let mut c = Client::new();
+        let started = c.ok(json!({"cmd": "new", "seed": 9, "powers": ["usa"], "think": think}));
+        assert_eq!(started["summary"]["think"], think);
+        assert_eq!(started["summary"]["actor"], "usa", "the engine played the four powers before the USA");
+        c.ok(json!({"cmd": "state", "full": true}))
+    };
+    let thinking = position(40);
+    assert_eq!(thinking, position(40), "the same seed and budget give the same game");
+    assert_ne!(thinking, position(0), "the planning player opened otherwise than the standard planner");
+    let mut c = Client::new();
+    assert_eq!(c.error(json!({"cmd": "new", "think": 10_001})), "protocol/bad-field");
+    assert_eq!(c.error(json!({"cmd": "load", "path": "nowhere.json", "think": 10_001})), "protocol/bad-field");
+}
