@@ -611,6 +611,7 @@ impl<O: Odds> ComputerPlayer<O> {
         let capital = geo::home(rs, p);
         let garrison = self.garrison(game, p);
         let allowed = geo::allowed(&rel, p);
+        let air_lanes = AirLanes::new(&rel, &allowed);
         // Enemy territories a planned move enters: an empty one is taken by
         // the first unit in, and a second move into it would be no attack.
         let mut entered: HashSet<SpaceId> = HashSet::new();
@@ -642,8 +643,7 @@ impl<O: Odds> ComputerPlayer<O> {
             // Aircraft join only a landing that has a battle to fight.
             let fight = !undefended;
             for a in s.units.iter().filter(|u| fight && u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id)) {
-                let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
-                if d[t.index()] <= rs.stats(a.kind).movement as u32 / 2 {
+                if air_lanes.strikes(a, t) {
                     air.push(a);
                 }
             }
@@ -682,7 +682,7 @@ impl<O: Odds> ComputerPlayer<O> {
             }
             for a in air {
                 used.insert(a.id);
-                if let Some(route) = geo::path(&rel, a.at, t, |x| !rel.neutral(x) && allowed[x.index()]) {
+                if let Some(route) = air_lanes.route(a, t) {
                     plan.push_back(Action::Move { units: vec![a.id], route, transport: None, bombing: false });
                 }
             }
@@ -742,9 +742,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 // Aircraft in range join a battle that needs them.
                 if chance < 0.9 && fight {
                     for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && !u.flags.bombing) {
-                        let range = rs.stats(a.kind).movement as u32;
-                        let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
-                        if d[t.index()] <= range / 2 {
+                        if air_lanes.strikes(a, t) {
                             chosen.push(a);
                             chance = self.win_chance(game, &chosen, &defenders, false);
                             if chance >= 0.9 {
@@ -764,7 +762,7 @@ impl<O: Odds> ComputerPlayer<O> {
             for u in &chosen {
                 used.insert(u.id);
                 let route = if rs.stats(u.kind).is_air() {
-                    match geo::path(&rel, u.at, t, |x| !rel.neutral(x) && allowed[x.index()]) {
+                    match air_lanes.route(u, t) {
                         Some(r) => r,
                         None => continue,
                     }
@@ -779,16 +777,14 @@ impl<O: Odds> ComputerPlayer<O> {
         // that cannot buy cannot reinforce.
         let bombers: Vec<&Unit> = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).strategic_bomber && !used.contains(&u.id) && u.moved == 0).collect();
         for b in bombers {
-            let d = geo::distances(&rel, b.at, |x| !rel.neutral(x) && allowed[x.index()]);
-            let reach = rs.stats(b.kind).movement as u32 / 2;
             let target = s
                 .units
                 .iter()
-                .filter(|f| rs.stats(f.kind).factory && rel.enemies(p, f.owner) && rel.enemy_land(p, f.at) && d[f.at.index()] <= reach && !entered.contains(&f.at))
+                .filter(|f| rs.stats(f.kind).factory && rel.enemies(p, f.owner) && rel.enemy_land(p, f.at) && air_lanes.strikes(b, f.at) && !entered.contains(&f.at))
                 .filter(|f| s.ipcs[f.owner.index()] >= 3)
                 .max_by_key(|f| s.ipcs[f.owner.index()]);
             if let Some(f) = target {
-                if let Some(route) = geo::path(&rel, b.at, f.at, |x| !rel.neutral(x) && allowed[x.index()]) {
+                if let Some(route) = air_lanes.route(b, f.at) {
                     used.insert(b.id);
                     plan.push_back(Action::Move { units: vec![b.id], route, transport: None, bombing: true });
                 }
@@ -825,11 +821,10 @@ impl<O: Odds> ComputerPlayer<O> {
             // again, so only half their range counts.
             if self.style.air_at_sea && chance < 0.9 {
                 for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && u.moved == 0 && !u.flags.bombing) {
-                    let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
-                    if d[z.index()] > rs.stats(a.kind).movement as u32 / 2 {
+                    if !air_lanes.strikes(a, z) {
                         continue;
                     }
-                    let Some(route) = geo::path(&rel, a.at, z, |x| !rel.neutral(x) && allowed[x.index()]) else { continue };
+                    let Some(route) = air_lanes.route(a, z) else { continue };
                     force.push(a);
                     fleet.push((a, route));
                     chance = self.win_chance(game, &force, &enemies, false);
@@ -869,11 +864,10 @@ impl<O: Odds> ComputerPlayer<O> {
             let mut air: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
             if self.style.air_at_sea && !troops.is_empty() && !self.worth_attacking(game, shore, &troops, &defenders, true) {
                 for a in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_air() && !used.contains(&u.id) && u.moved == 0 && !u.flags.bombing) {
-                    let d = geo::distances(&rel, a.at, |x| !rel.neutral(x) && allowed[x.index()]);
-                    if d[shore.index()] > rs.stats(a.kind).movement as u32 / 2 {
+                    if !air_lanes.strikes(a, shore) {
                         continue;
                     }
-                    if let Some(route) = geo::path(&rel, a.at, shore, |x| !rel.neutral(x) && allowed[x.index()]) {
+                    if let Some(route) = air_lanes.route(a, shore) {
                         troops.push(a);
                         air.push((a, route));
                     }
@@ -1154,6 +1148,36 @@ impl<O: Odds> ComputerPlayer<O> {
 }
 
 /// An enemy AA gun in a territory: no defender, but it fires at aircraft.
+/// Where aircraft may fly in a combat move (no neutrals, no space the plan
+/// forbids), with the distances from each place aircraft stand on worked
+/// out once for the whole plan.
+struct AirLanes<'a, 'r> {
+    rel: &'a Relations<'r>,
+    allowed: &'a [bool],
+    from: std::cell::RefCell<std::collections::HashMap<SpaceId, Vec<u32>>>,
+}
+
+impl<'a, 'r> AirLanes<'a, 'r> {
+    fn new(rel: &'a Relations<'r>, allowed: &'a [bool]) -> Self {
+        AirLanes { rel, allowed, from: Default::default() }
+    }
+
+    fn open(&self, x: SpaceId) -> bool {
+        !self.rel.neutral(x) && self.allowed[x.index()]
+    }
+
+    /// Whether `a` can fight at `t` and fly home again: half its range.
+    fn strikes(&self, a: &Unit, t: SpaceId) -> bool {
+        let mut from = self.from.borrow_mut();
+        let d = from.entry(a.at).or_insert_with(|| geo::distances(self.rel, a.at, |x| self.open(x)));
+        d[t.index()] <= self.rel.rs.stats(a.kind).movement as u32 / 2
+    }
+
+    fn route(&self, a: &Unit, t: SpaceId) -> Option<Vec<SpaceId>> {
+        geo::path(self.rel, a.at, t, |x| self.open(x))
+    }
+}
+
 fn enemy_aa<'a>(rel: &Relations<'a>, p: PowerId, t: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
     let rs = rel.rs;
     rel.enemy_units(p, t).filter(move |u| rs.stats(u.kind).anti_aircraft > 0)
