@@ -53,38 +53,25 @@ fn planner_plays_every_ruleset() {
     }
 }
 
-/// The search scores every candidate, and the style played scores within
-/// the opening margin of the best (in round 1 the seed picks among those).
+/// The search scores every candidate of the ruleset's list (in the
+/// Alternative rules that policy's own tunings, played from the round's
+/// start, before the simultaneous shopping), and the style played scores
+/// within the opening margin of the best (in round 1 the seed picks among
+/// those).
 #[test]
 fn the_search_scores_every_candidate() {
-    let rs = ruleset("classic").unwrap();
-    let g = Game::standard(rs.clone());
-    let mut planner = PlanningPlayer::new(1, THINK);
-    let _ = planner.next_action(&g);
-    let scores = planner.last_search();
-    assert_eq!(scores.len(), CANDIDATES.len());
-    assert!(scores.iter().all(|(_, s)| s.is_finite()), "{scores:?}");
-    let best = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
-    let chosen = CANDIDATES.iter().position(|(_, st)| *st == planner.style()).unwrap();
-    assert!(scores[chosen].1 >= best - OPENING_MARGIN, "{scores:?}, chose {}", CANDIDATES[chosen].0);
-}
-
-/// In the Alternative rules the search plays out that policy's own
-/// tunings, from the round's start (before the simultaneous shopping), and
-/// the tuning played scores within the opening margin of the best.
-#[test]
-fn the_alternative_search_plays_its_own_tunings() {
-    let rs = ruleset("alternative").unwrap();
-    let g = Game::standard(rs.clone());
-    let mut planner = PlanningPlayer::new(1, THINK);
-    let _ = planner.next_action(&g);
-    let scores = planner.last_search();
-    let names: Vec<&str> = scores.iter().map(|x| x.0).collect();
-    assert_eq!(names, ALTERNATIVE_CANDIDATES.iter().map(|x| x.0).collect::<Vec<_>>());
-    assert!(scores.iter().all(|(_, s)| s.is_finite()), "{scores:?}");
-    let best = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
-    let chosen = ALTERNATIVE_CANDIDATES.iter().position(|(_, st)| *st == planner.style()).unwrap();
-    assert!(scores[chosen].1 >= best - OPENING_MARGIN, "{scores:?}, chose {}", ALTERNATIVE_CANDIDATES[chosen].0);
+    for (name, candidates) in [("classic", &CANDIDATES[..]), ("alternative", &ALTERNATIVE_CANDIDATES[..])] {
+        let g = Game::standard(ruleset(name).unwrap());
+        let mut planner = PlanningPlayer::new(1, THINK);
+        let _ = planner.next_action(&g);
+        let scores = planner.last_search();
+        let names: Vec<&str> = scores.iter().map(|x| x.0).collect();
+        assert_eq!(names, candidates.iter().map(|x| x.0).collect::<Vec<_>>(), "{name}");
+        assert!(scores.iter().all(|(_, s)| s.is_finite()), "{name}: {scores:?}");
+        let best = scores.iter().map(|x| x.1).fold(f64::MIN, f64::max);
+        let chosen = candidates.iter().position(|(_, st)| *st == planner.style()).unwrap();
+        assert!(scores[chosen].1 >= best - OPENING_MARGIN, "{name}: {scores:?}, chose {}", candidates[chosen].0);
+    }
 }
 
 /// A tuning changes what the Alternative computer does: the infantry
