@@ -74,6 +74,7 @@ impl Engine {
     }
 
     fn new_game(&mut self, args: NewGame, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
+        check_think(args.think)?;
         let dice = match (args.dice, args.seed) {
             (DiceChoice::Seeded, Some(seed)) => DiceMode::Seeded { seed },
             (DiceChoice::Seeded, None) => DiceMode::Seeded { seed: fresh_seed() },
@@ -89,6 +90,7 @@ impl Engine {
     }
 
     fn load(&mut self, path: &str, powers: Option<&[String]>, think: u64, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
+        // Checked before the file is read and replayed.
         check_think(think)?;
         let text = read_save(Path::new(path))?;
         let record = Record::load(&text).map_err(|e| Failure::new(e.code(), format!("{path}: {e}")))?;
@@ -98,7 +100,6 @@ impl Engine {
     /// Replaces the game (only once the new one is ready: a failed `new` or
     /// `load` keeps the old game) and lets the engine act for its powers.
     fn begin(&mut self, record: Record, powers: Option<&[String]>, think: u64, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
-        check_think(think)?;
         let mut session = Session::new(record, powers, think)?;
         session.engine_turns(emit);
         let seed = match session.record.dice_mode() {
