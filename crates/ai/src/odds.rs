@@ -35,11 +35,19 @@ pub struct Assessment {
 /// The exact calculator (`warboard-calc`): the battle engine's own rules,
 /// AA fire and bombardment included. Battles it cannot take (too large for
 /// the exact method) get the quick estimate.
-#[derive(Default)]
 pub struct ExactOdds {
     calculator: RefCell<Option<Calculator>>,
-    /// Outcomes less likely than this are dropped (0: the default, 1e-9).
+    /// Outcomes less likely than this are dropped.
     prune_below: f64,
+}
+
+impl Default for ExactOdds {
+    /// The computer asks many questions a turn: a coarser threshold than
+    /// the calculator's own is plenty for a decision, and keeps large
+    /// battles quick.
+    fn default() -> Self {
+        ExactOdds { calculator: RefCell::new(None), prune_below: 1e-9 }
+    }
 }
 
 impl ExactOdds {
@@ -60,10 +68,7 @@ impl Odds for ExactOdds {
             _ => slot.insert(Calculator::new(rs.clone())),
         };
         let battle = Battle::new(Army::from_counts(attackers), Army::from_counts(defenders));
-        // The computer asks many questions a turn: a coarser threshold is
-        // plenty for a decision, and keeps large battles quick.
-        let prune_below = if self.prune_below > 0.0 { self.prune_below } else { 1e-9 };
-        let opts = CalcOptions { amphibious, prune_below, ..CalcOptions::default() };
+        let opts = CalcOptions { amphibious, prune_below: self.prune_below, ..CalcOptions::default() };
         let land_attack = attackers.iter().any(|(t, n)| *n > 0 && rs.stats(*t).is_land());
         match calc.exact(&battle, &opts) {
             Ok(o) => Assessment {
