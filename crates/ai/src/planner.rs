@@ -97,6 +97,11 @@ impl PlanningPlayer {
         PlanningPlayer { seed, think_ms, player: ComputerPlayer::new(), chosen_for: None, last: Vec::new(), actors: Vec::new() }
     }
 
+    /// The thinking budget a turn, ms (0: the standard planner).
+    pub fn think_ms(&self) -> u64 {
+        self.think_ms
+    }
+
     /// Each candidate's mean score in the last search (for diagnostics).
     pub fn last_search(&self) -> &[(&'static str, f64)] {
         &self.last

@@ -40,10 +40,9 @@ pub(crate) struct Session {
     pub record: Record,
     /// The powers the client plays, in turn order.
     pub client: Vec<PowerId>,
-    /// Plays the other powers (with no budget, the standard planner).
+    /// Plays the other powers, thinking `new`'s `think` a turn (with no
+    /// budget, the standard planner).
     computer: PlanningPlayer,
-    /// Its thinking budget a turn, ms (`new`'s `think`).
-    pub think: u64,
 }
 
 impl Session {
@@ -74,7 +73,7 @@ impl Session {
             DiceMode::Seeded { seed } => seed,
             DiceMode::Client => 0,
         };
-        Ok(Session { record, client, computer: PlanningPlayer::new(seed, think), think })
+        Ok(Session { record, client, computer: PlanningPlayer::new(seed, think) })
     }
 
     pub fn awaiting(&self) -> Awaiting {
@@ -87,7 +86,7 @@ impl Session {
     }
 
     pub fn summary(&self) -> Summary {
-        vocab::summary(&self.record, &self.client, self.awaiting(), self.think)
+        vocab::summary(&self.record, &self.client, self.awaiting(), self.computer.think_ms())
     }
 
     /// Applies the client's action, streams its events, then lets the engine
