@@ -105,9 +105,8 @@ impl Ctx<'_> {
         let next_to_claimed = self.rs.map.is_sea(at) && self.rs.map.space(at).adjacent.iter().any(|t| claimed(*t));
         let mut room: Vec<(UnitId, u8)> = Vec::new();
         if self.rs.map.is_sea(at) {
-            for u in self.s.units.iter().filter(|u| u.at == at && !rel.enemies(p, u.owner) && self.stats(u.kind).carrier_capacity() > 0) {
-                room.push((u.id, self.cargo_room(u.id)));
-            }
+            let carriers: Vec<UnitId> = self.s.units.iter().filter(|u| u.at == at && !rel.enemies(p, u.owner) && self.stats(u.kind).carrier_capacity() > 0).map(|u| u.id).collect();
+            room = carriers.iter().copied().zip(self.cargo_rooms(&carriers)).collect();
         }
         let mut new_ships = 0u32;
         for (kind, n) in units {
@@ -180,10 +179,19 @@ impl Ctx<'_> {
 
     /// Room left aboard a ship.
     pub(crate) fn cargo_room(&self, ship: UnitId) -> u8 {
-        let Some(u) = self.s.unit(ship) else { return 0 };
-        let cap = self.stats(u.kind).cargo.as_ref().map_or(0, |c| c.capacity);
-        let used: u8 = self.s.cargo_of(ship).map(|c| self.stats(c.kind).cargo_size).sum();
-        cap.saturating_sub(used)
+        self.cargo_rooms(&[ship])[0]
+    }
+
+    /// Room left aboard each of `ships`, in one pass over the units carried
+    /// (a zone may hold many ships).
+    pub(crate) fn cargo_rooms(&self, ships: &[UnitId]) -> Vec<u8> {
+        let mut room: Vec<u8> = ships.iter().map(|s| self.s.unit(*s).and_then(|u| self.stats(u.kind).cargo.as_ref()).map_or(0, |c| c.capacity)).collect();
+        for c in &self.s.units {
+            if let Some(i) = c.carried_by.and_then(|by| ships.iter().position(|s| *s == by)) {
+                room[i] = room[i].saturating_sub(self.stats(c.kind).cargo_size);
+            }
+        }
+        room
     }
 
     /// Units a nation still has to put down.

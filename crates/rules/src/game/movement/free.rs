@@ -143,7 +143,8 @@ impl Ctx<'_> {
         if self.rs.map.is_land(t) {
             return !self.rs.map.space(t).off_limits;
         }
-        let room: u8 = self.s.units.iter().filter(|u| u.at == t && !rel.enemies(p, u.owner) && self.stats(u.kind).cargo.is_some()).map(|u| self.cargo_room(u.id)).sum();
+        let ships: Vec<UnitId> = self.s.units.iter().filter(|u| u.at == t && !rel.enemies(p, u.owner) && self.stats(u.kind).cargo.is_some()).map(|u| u.id).collect();
+        let room: u8 = self.cargo_rooms(&ships).into_iter().sum();
         room >= planes
     }
 
@@ -247,15 +248,7 @@ impl Ctx<'_> {
             if let Some(t) = transport {
                 ships.sort_by_key(|s| *s != t);
             }
-            // Room aboard each, in one pass over the units carried (a zone
-            // may hold many ships).
-            let capacity = |s: &UnitId| self.s.unit(*s).and_then(|u| self.stats(u.kind).cargo.as_ref()).map_or(0, |c| c.capacity);
-            let mut room: Vec<(UnitId, u8)> = ships.iter().map(|s| (*s, capacity(s))).collect();
-            for c in self.s.units.iter().filter(|c| c.carried_by.is_some()) {
-                if let Some(slot) = room.iter_mut().find(|(s, _)| c.carried_by == Some(*s)) {
-                    slot.1 = slot.1.saturating_sub(self.stats(c.kind).cargo_size);
-                }
-            }
+            let mut room: Vec<(UnitId, u8)> = ships.iter().copied().zip(self.cargo_rooms(&ships)).collect();
             for id in units {
                 let size = self.stats(self.s.unit(*id).unwrap().kind).cargo_size;
                 match room.iter_mut().find(|(_, r)| *r >= size) {
