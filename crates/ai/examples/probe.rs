@@ -26,7 +26,13 @@ struct Watched {
 impl Player for Watched {
     fn next_action(&mut self, game: &Game) -> Action {
         self.tally.borrow_mut().run = 0;
-        self.inner.next_action(game)
+        let a = self.inner.next_action(game);
+        // TRACE=R: every action proposed in round R, by power and phase.
+        if std::env::var("TRACE").ok().and_then(|r| r.parse::<u32>().ok()) == Some(game.state.round) {
+            let p = warboard_ai::acting_power(game);
+            println!("   r{} {} {:?}: {}", game.state.round, game.ruleset.power(p).id, game.state.phase, describe(game, &a));
+        }
+        a
     }
     fn rejected(&mut self, action: &Action, error: &RuleError) {
         {
@@ -43,6 +49,19 @@ impl Player for Watched {
     }
     fn intercept(&mut self, game: &Game, at: warboard_rules::SpaceId, power: warboard_rules::PowerId) -> Option<Action> {
         self.inner.intercept(game, at, power)
+    }
+}
+
+/// An action with space and unit ids spelled out.
+fn describe(game: &Game, a: &Action) -> String {
+    let rs = &game.ruleset;
+    match a {
+        Action::Move { units, route, transport, .. } => {
+            let kinds: Vec<String> = units.iter().filter_map(|u| game.state.unit(*u)).map(|u| format!("{:?}", u.kind)).collect();
+            let path: Vec<&str> = route.iter().map(|t| rs.map.space(*t).id.as_str()).collect();
+            format!("move [{}] {}{}", kinds.join(" "), path.join(">"), if transport.is_some() { " (boarding)" } else { "" })
+        }
+        other => format!("{other:?}"),
     }
 }
 

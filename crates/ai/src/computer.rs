@@ -5,6 +5,7 @@
 //! the capital garrisoned, ferry troops by transport and land every
 //! aircraft safely; new units go to the factory nearest the front.
 
+use crate::convoy::{self, Convoys};
 use crate::geo::{self, FAR};
 use crate::odds::{ExactOdds, Odds};
 use crate::production::{self, Capacity};
@@ -69,6 +70,11 @@ pub struct Style {
     /// A power that must cross the sea buys a capital ship a turn while it
     /// has fewer warships than this.
     pub warships: usize,
+    /// Loaded transports sail toward the shore most worth invading only as
+    /// far as they stay safe, with warships as escorts, and land from two
+    /// zones away (crate::convoy; issue 14: unescorted transports were
+    /// sunk one by one and island victory cities were never invaded).
+    pub convoys: bool,
     /// The knobs of the Alternative rules' own policy (which the fields
     /// above do not reach: its movement and battles work otherwise).
     pub alternative: crate::alternative::Tuning,
@@ -113,6 +119,7 @@ impl Style {
         shuttle: false,
         transports: 24,
         warships: 3,
+        convoys: false,
         alternative: crate::alternative::Tuning::STANDARD,
     };
 }
@@ -624,21 +631,42 @@ impl<O: Odds> ComputerPlayer<O> {
             .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && !u.flags.transport_unloaded)
             .filter(|u| rel.enemy_units(p, u.at).next().is_none() && s.cargo_of(u.id).any(|c| c.owner == p))
             .collect();
-        let mut shores: Vec<SpaceId> = loaded.iter().flat_map(|tr| rs.map.neighbours(tr.at).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
+        let open_sea = clear_seas(&rel, p);
+        // With convoys, transports that can reach a zone beside the shore
+        // this move land too, not only those already beside it.
+        let landing_zones: Vec<SpaceId> = if self.style.convoys {
+            let mut zones: Vec<SpaceId> = Vec::new();
+            for tr in &loaded {
+                let left = if tr.flags.moved_in_combat { 0 } else { rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32 };
+                let d = geo::sea_distances(&rel, p, tr.at, |x| open_sea[x.index()]);
+                zones.extend(rs.map.ids().filter(|z| d[z.index()] <= left));
+            }
+            zones
+        } else {
+            loaded.iter().map(|tr| tr.at).collect()
+        };
+        let mut shores: Vec<SpaceId> = landing_zones.iter().flat_map(|z| rs.map.neighbours(*z).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
         shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), prize(rs, *t))));
         let mut listed = HashSet::new();
         shores.retain(|t| listed.insert(*t));
         for t in shores {
             let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).chain(enemy_aa(&rel, p, t)).collect();
-            let mut boats: Vec<&Unit> = loaded.iter().copied().filter(|tr| rs.map.adjacent(tr.at, t) && !used.contains(&tr.id)).collect();
+            let free: Vec<&Unit> = loaded.iter().copied().filter(|tr| !used.contains(&tr.id)).collect();
+            // Each boat with its route to the zone it lands from (one space:
+            // it is there already).
+            let mut boats: Vec<(&Unit, Vec<SpaceId>)> = if self.style.convoys {
+                convoy::landing_routes(&rel, p, &open_sea, t, &free)
+            } else {
+                free.into_iter().filter(|tr| rs.map.adjacent(tr.at, t)).map(|tr| (tr, vec![tr.at])).collect()
+            };
             // An undefended shore is taken by the first troops to land: the
             // boats of one zone land together, in one move.
             let undefended = rel.enemy_defenders(p, t).next().is_none();
             if undefended {
-                let zone = boats.first().map(|b| b.at);
-                boats.retain(|b| Some(b.at) == zone);
+                let zone = boats.first().and_then(|b| b.1.last().copied());
+                boats.retain(|b| b.1.last().copied() == zone);
             }
-            let mut force: Vec<&Unit> = boats.iter().flat_map(|tr| s.cargo_of(tr.id)).filter(|c| c.owner == p).collect();
+            let mut force: Vec<&Unit> = boats.iter().flat_map(|(tr, _)| s.cargo_of(tr.id)).filter(|c| c.owner == p).collect();
             let mut air: Vec<&Unit> = Vec::new();
             // Aircraft join only a landing that has a battle to fight.
             let fight = !undefended;
@@ -649,7 +677,7 @@ impl<O: Odds> ComputerPlayer<O> {
             }
             force.extend(air.iter().copied());
             // Battleships beside the landing bombard it (DAAK 3.5): count them.
-            let zones: Vec<SpaceId> = boats.iter().map(|b| b.at).collect();
+            let zones: Vec<SpaceId> = boats.iter().filter_map(|b| b.1.last().copied()).collect();
             force.extend(s.units.iter().filter(|u| u.owner == p && zones.contains(&u.at) && rs.stats(u.kind).bombard > 0 && !u.flags.fought));
             // Against an enemy capital, allies' troops landing right after
             // count too: the first landing wears the garrison down for them.
@@ -667,18 +695,22 @@ impl<O: Odds> ComputerPlayer<O> {
             }
             entered.insert(t);
             let mut together: Vec<UnitId> = Vec::new();
-            for tr in &boats {
+            for (tr, route) in &boats {
                 used.insert(tr.id);
                 let cargo: Vec<UnitId> = s.cargo_of(tr.id).map(|c| c.id).collect();
                 used.extend(cargo.iter().copied());
+                if route.len() >= 2 {
+                    plan.push_back(Action::Move { units: vec![tr.id], route: route.clone(), transport: None, bombing: false });
+                }
+                let from = *route.last().unwrap_or(&tr.at);
                 if undefended {
                     together.extend(cargo);
                 } else {
-                    plan.push_back(Action::Move { units: cargo, route: vec![tr.at, t], transport: None, bombing: false });
+                    plan.push_back(Action::Move { units: cargo, route: vec![from, t], transport: None, bombing: false });
                 }
             }
-            if let (false, Some(b)) = (together.is_empty(), boats.first()) {
-                plan.push_back(Action::Move { units: together, route: vec![b.at, t], transport: None, bombing: false });
+            if let (false, Some((b, route))) = (together.is_empty(), boats.first()) {
+                plan.push_back(Action::Move { units: together, route: vec![*route.last().unwrap_or(&b.at), t], transport: None, bombing: false });
             }
             for a in air {
                 used.insert(a.id);
@@ -793,7 +825,6 @@ impl<O: Odds> ComputerPlayer<O> {
 
         // Fleets attack enemy ships within reach when clearly stronger;
         // loaded transports within reach sail with them and land beside.
-        let open_sea = clear_seas(&rel, p);
         let clear = |z: SpaceId| open_sea[z.index()];
         let warships: Vec<&Unit> = s
             .units
@@ -976,6 +1007,10 @@ impl<O: Odds> ComputerPlayer<O> {
             })
             .collect();
         let mut boarded: HashSet<UnitId> = HashSet::new();
+        // With convoys: loaded transports bound for a zone, moved together
+        // after this loop (crate::convoy), and the transports moved here.
+        let mut convoy_bound: Vec<(&Unit, SpaceId, usize)> = Vec::new();
+        let mut sailed: Vec<&Unit> = Vec::new();
         let target_zones: Vec<SpaceId> = rs
             .map
             .ids()
@@ -1023,6 +1058,7 @@ impl<O: Odds> ComputerPlayer<O> {
                     .filter(|z| rs.map.is_sea(*z) && d[z.index()] < FAR && waiting[z.index()] > 0)
                     .min_by_key(|z| (d[z.index()], std::cmp::Reverse(waiting[z.index()])));
                 if let Some(goal) = goal {
+                    sailed.push(tr);
                     plan.extend(sail_toward(&rel, tr, goal, &open_sea));
                 }
                 continue;
@@ -1033,6 +1069,19 @@ impl<O: Odds> ComputerPlayer<O> {
             // fleet clears it in the next combat move.
             let d = geo::sea_distances(&rel, p, tr.at, clear);
             let reach = |z: SpaceId| d[z.index()].min(rs.map.neighbours(z).iter().map(|n| d[n.index()].saturating_add(1)).min().unwrap_or(FAR));
+            // With convoys: toward the shore most worth invading, as far as
+            // is safe, with escorts.
+            if self.style.convoys {
+                let drop = |z: SpaceId| rs.map.neighbours(z).iter().any(|t| rel.friendly_land(p, *t) && allowed[t.index()] && front[t.index()] <= SHUTTLE_FRONT && front[t.index()] >= 1);
+                let left = rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32;
+                let shuttle_near = self.style.shuttle && rs.map.ids().any(|z| rs.map.is_sea(z) && d[z.index()] <= left && drop(z));
+                if !shuttle_near {
+                    if let Some(goal) = convoy::invasion_goal(&rel, p, &target_zones, reach, |t| prize(rs, t)) {
+                        convoy_bound.push((tr, goal, cargo.len()));
+                        continue;
+                    }
+                }
+            }
             if self.style.shuttle {
                 // A friendly shore near the land front, where the troops
                 // march on: the nearest by sea, then the nearest the front.
@@ -1049,7 +1098,10 @@ impl<O: Odds> ComputerPlayer<O> {
                 if let Some((z, t)) = near {
                     if z != tr.at {
                         match geo::sea_path(&rel, p, tr.at, z, clear) {
-                            Some(route) if route.len() >= 2 => plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false }),
+                            Some(route) if route.len() >= 2 => {
+                                sailed.push(tr);
+                                plan.push_back(Action::Move { units: vec![tr.id], route, transport: None, bombing: false })
+                            }
                             _ => continue,
                         }
                     }
@@ -1065,13 +1117,39 @@ impl<O: Odds> ComputerPlayer<O> {
                     (f, e) => f.or(e),
                 };
                 if let Some(goal) = goal {
+                    sailed.push(tr);
                     plan.extend(sail_toward(&rel, tr, goal, &open_sea));
                 }
                 continue;
             }
             if let Some(goal) = target_zones.iter().copied().filter(|z| reach(*z) < FAR).min_by_key(|z| reach(*z)) {
+                sailed.push(tr);
                 plan.extend(sail_toward(&rel, tr, goal, &open_sea));
             }
+        }
+
+        if self.style.convoys {
+            // Convoys sail as far as is safe, with the warships they need;
+            // the other warships join the nearest convoy where that is safe.
+            let escorts: Vec<&Unit> = s
+                .units
+                .iter()
+                .filter(|u| u.owner == p && rs.map.is_sea(u.at) && u.moved == 0 && !u.flags.moved_in_combat && !u.flags.fought)
+                .filter(|u| {
+                    let st = rs.stats(u.kind);
+                    st.is_sea() && st.defense > 0 && st.transport_capacity() == 0 && st.carrier_capacity() == 0
+                })
+                .collect();
+            let mut movers = sailed.clone();
+            movers.extend(convoy_bound.iter().map(|(tr, _, _)| *tr));
+            let mut convoys = Convoys::new(&rel, &game.ruleset, &self.odds, p, &open_sea, &movers, escorts);
+            // The most troops aboard first: they get the escorts.
+            convoy_bound.sort_by_key(|(tr, _, aboard)| (std::cmp::Reverse(*aboard), tr.id));
+            for (tr, goal, _) in convoy_bound {
+                convoys.advance(tr, goal);
+            }
+            convoys.gather();
+            plan.extend(convoys.moves);
         }
 
         // Warships keep with the loaded transports.
@@ -1081,7 +1159,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && s.cargo_of(u.id).next().is_some())
             .map(|u| u.at)
             .collect();
-        for w in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0) {
+        for w in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0 && !self.style.convoys) {
             if w.moved > 0 || w.flags.moved_in_combat || w.flags.fought || convoy.is_empty() || convoy.contains(&w.at) {
                 continue;
             }

@@ -4,6 +4,7 @@
 
 pub mod alternative;
 mod computer;
+mod convoy;
 pub mod eval;
 mod geo;
 mod greedy;

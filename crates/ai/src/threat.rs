@@ -65,6 +65,32 @@ pub fn attackers_in_reach<'a>(rel: &Relations<'a>, p: PowerId, t: SpaceId) -> Ve
     out
 }
 
+/// The enemy units of `p` that can attack ships at sea zone `z` in their
+/// next turn: warships within their move by sea (blockades and canals
+/// ignored), aircraft within half their range.
+pub fn sea_attackers_in_reach<'a>(rel: &Relations<'a>, p: PowerId, z: SpaceId) -> Vec<&'a Unit> {
+    let rs = rel.rs;
+    let by_sea = geo::distances(rel, z, |x| rs.map.is_sea(x));
+    let by_air = geo::distances(rel, z, |x| !rel.neutral(x));
+    rel.s
+        .units
+        .iter()
+        .filter(|u| rel.enemies(p, u.owner))
+        .filter(|u| {
+            let st = rs.stats(u.kind);
+            if st.attack == 0 || st.movement == 0 || !st.is_combatant() {
+                false
+            } else if st.is_air() {
+                by_air[u.at.index()] <= (st.movement as u32).div_ceil(2)
+            } else if st.is_sea() {
+                by_sea[u.at.index()] <= st.movement as u32
+            } else {
+                false
+            }
+        })
+        .collect()
+}
+
 /// Counts by unit type, as the calculators take them.
 pub fn stacks(units: &[&Unit]) -> Vec<(UnitType, u32)> {
     let mut m: BTreeMap<UnitType, u32> = BTreeMap::new();
