@@ -92,18 +92,7 @@ impl<'a, 'r, O: Odds> Convoys<'a, 'r, O> {
     /// nowhere when it cannot get nearer.
     pub(crate) fn advance(&mut self, ship: &'r Unit, goal: SpaceId) {
         let rs = self.rel.rs;
-        let open = |x: SpaceId| self.open_sea[x.index()];
-        let mut route = match geo::sea_path(self.rel, self.p, ship.at, goal, open) {
-            Some(r) => r,
-            None => vec![ship.at],
-        };
-        if !open(goal) {
-            route.pop();
-        }
-        route.truncate(rs.stats(ship.kind).movement.saturating_sub(ship.moved) as usize + 1);
-        if route.is_empty() {
-            route.push(ship.at);
-        }
+        let route = geo::sail_route(self.rel, ship, goal, self.open_sea);
         let mut fallback: Option<(f64, usize)> = None;
         for stop in (0..route.len()).rev() {
             let z = route[stop];

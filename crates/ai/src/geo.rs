@@ -100,6 +100,23 @@ pub fn sea_path(rel: &Relations<'_>, p: PowerId, from: SpaceId, to: SpaceId, cle
     path_by(rel, from, to, |a, b| (b == to || clear(b)) && rel.canal_open(p, a, b))
 }
 
+/// The route of `ship` toward `goal` as far as its moves left take it this
+/// turn, through zones `open_sea` marks and canals open to its owner; a goal
+/// that is not open (the enemy holds it) is approached, not entered. Starts
+/// at the ship's zone; that alone where no route leads nearer.
+pub fn sail_route(rel: &Relations<'_>, ship: &warboard_rules::state::Unit, goal: SpaceId, open_sea: &[bool]) -> Vec<SpaceId> {
+    let open = |z: SpaceId| open_sea[z.index()];
+    let Some(mut route) = sea_path(rel, ship.owner, ship.at, goal, open) else { return vec![ship.at] };
+    if !open(goal) {
+        route.pop();
+    }
+    route.truncate(rel.rs.stats(ship.kind).movement.saturating_sub(ship.moved) as usize + 1);
+    if route.is_empty() {
+        route.push(ship.at);
+    }
+    route
+}
+
 /// Where `p`'s units may go: everywhere, except for a power confined to a
 /// list of territories (Anniversary's China, knobs `china_power` and
 /// `china_territories`: its units never leave China).
