@@ -19,7 +19,8 @@ use warboard_rules::ids::{PowerId, SpaceId, UnitId};
 use warboard_rules::state::Unit;
 use warboard_rules::Action;
 
-/// The chance of losing a convoy's zone next turn that a convoy accepts.
+/// The chance that what the enemy can strike with next turn sinks the
+/// ships of a zone, which a convoy accepts where it stops.
 pub(crate) const SAFE_SEA: f64 = 0.25;
 
 /// A move of `unit` along `route` (more than one space).
@@ -36,8 +37,9 @@ pub(crate) struct Convoys<'a, 'r, O: Odds> {
     odds: &'a O,
     p: PowerId,
     open_sea: &'a [bool],
-    /// This power's ships at each zone at the end of the moves planned so
-    /// far (ships yet to move are not counted anywhere).
+    /// The ships of this power and its allies at each zone at the end of
+    /// the moves planned so far (ships yet to move are not counted
+    /// anywhere).
     at: BTreeMap<SpaceId, Vec<&'r Unit>>,
     /// Warships free to sail as escorts.
     free: Vec<&'r Unit>,
