@@ -45,6 +45,9 @@ pub(crate) struct Convoys<'a, 'r, O: Odds> {
     free: Vec<&'r Unit>,
     /// Ships that will move (loaded transports, escorts).
     moving: HashSet<UnitId>,
+    /// What the enemy can strike each zone asked about with next turn
+    /// (the position does not change while the moves are planned).
+    strikers: BTreeMap<SpaceId, Vec<&'r Unit>>,
     pub moves: Vec<Action>,
 }
 
@@ -59,19 +62,17 @@ impl<'a, 'r, O: Odds> Convoys<'a, 'r, O> {
         for u in rel.s.units.iter().filter(|u| rs.allied(p, u.owner) && rs.map.is_sea(u.at) && rs.stats(u.kind).is_sea() && !moving.contains(&u.id)) {
             at.entry(u.at).or_default().push(u);
         }
-        Convoys { rel, ruleset, odds, p, open_sea, at, free: escorts, moving, moves: Vec::new() }
+        Convoys { rel, ruleset, odds, p, open_sea, at, free: escorts, moving, strikers: BTreeMap::new(), moves: Vec::new() }
     }
 
-    /// The chance the enemy destroys `ships` at `z` next turn.
-    fn danger(&self, z: SpaceId, ships: &[&Unit]) -> f64 {
-        let attackers = threat::sea_attackers_in_reach(self.rel, self.p, z);
+    /// The chance the enemy destroys `ships` (never none) at `z` next turn.
+    fn danger(&mut self, z: SpaceId, ships: &[&Unit]) -> f64 {
+        let (rel, p) = (self.rel, self.p);
+        let attackers = self.strikers.entry(z).or_insert_with(|| threat::sea_attackers_in_reach(rel, p, z));
         if attackers.is_empty() {
             return 0.0;
         }
-        if ships.is_empty() {
-            return 1.0;
-        }
-        self.odds.win_chance(self.ruleset, &stacks(&attackers), &stacks(ships), false)
+        self.odds.win_chance(self.ruleset, &stacks(attackers), &stacks(ships), false)
     }
 
     /// The route of `ship` to `z` this turn, through clear zones and open
@@ -177,27 +178,30 @@ impl<'a, 'r, O: Odds> Convoys<'a, 'r, O> {
     }
 }
 
+/// How far `tr` can sail this combat move: its sea distance to each zone
+/// through clear zones and open canals, FAR beyond the moves it has left
+/// (all but its own zone once it has moved in combat).
+pub(crate) fn sailing_range(rel: &Relations<'_>, open_sea: &[bool], tr: &Unit) -> Vec<u32> {
+    let left = if tr.flags.moved_in_combat { 0 } else { rel.rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32 };
+    let mut d = geo::sea_distances(rel, tr.owner, tr.at, |x| open_sea[x.index()]);
+    for x in d.iter_mut().filter(|x| **x > left) {
+        *x = FAR;
+    }
+    d
+}
+
 /// Loaded transports' routes to a zone beside `t` for a landing this combat
-/// move: every transport in `loaded` that can reach a clear zone beside
-/// `t` with the moves it has left (a route of one space: already there).
-/// Each takes the nearest such zone.
-pub(crate) fn landing_routes<'r>(rel: &Relations<'r>, p: PowerId, open_sea: &[bool], t: SpaceId, loaded: &[&'r Unit]) -> Vec<(&'r Unit, Vec<SpaceId>)> {
+/// move: every transport in `loaded` (each with its [`sailing_range`]) that
+/// can reach a clear zone beside `t`, by way of the nearest such zone (a
+/// route of one space: already there).
+pub(crate) fn landing_routes<'r>(rel: &Relations<'r>, open_sea: &[bool], t: SpaceId, loaded: &[(&'r Unit, &[u32])]) -> Vec<(&'r Unit, Vec<SpaceId>)> {
     let rs = rel.rs;
     let beside: Vec<SpaceId> = rs.map.neighbours(t).iter().copied().filter(|z| rs.map.is_sea(*z) && open_sea[z.index()]).collect();
     let open = |x: SpaceId| open_sea[x.index()];
     let mut out = Vec::new();
-    for tr in loaded {
-        if beside.contains(&tr.at) {
-            out.push((*tr, vec![tr.at]));
-            continue;
-        }
-        let left = rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32;
-        if left == 0 || tr.flags.moved_in_combat {
-            continue;
-        }
-        let d = geo::sea_distances(rel, p, tr.at, open);
-        if let Some(z) = beside.iter().copied().filter(|z| d[z.index()] <= left).min_by_key(|z| (d[z.index()], z.0)) {
-            if let Some(route) = geo::sea_path(rel, p, tr.at, z, open) {
+    for (tr, d) in loaded {
+        if let Some(z) = beside.iter().copied().filter(|z| d[z.index()] < FAR).min_by_key(|z| (d[z.index()], z.0)) {
+            if let Some(route) = geo::sea_path(rel, tr.owner, tr.at, z, open) {
                 out.push((*tr, route));
             }
         }

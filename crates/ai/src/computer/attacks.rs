@@ -4,7 +4,7 @@
 
 use super::{clear_seas, prize, ComputerPlayer};
 use crate::convoy;
-use crate::geo;
+use crate::geo::{self, FAR};
 use crate::odds::Odds;
 use std::collections::{HashSet, VecDeque};
 use warboard_rules::game::Relations;
@@ -39,14 +39,10 @@ impl<O: Odds> ComputerPlayer<O> {
         let open_sea = clear_seas(&rel, p);
         // With convoys, transports that can reach a zone beside the shore
         // this move land too, not only those already beside it.
+        // Each loaded transport's sailing range this move (with convoys).
+        let ranges: Vec<Vec<u32>> = if self.style.convoys { loaded.iter().map(|tr| convoy::sailing_range(&rel, &open_sea, tr)).collect() } else { Vec::new() };
         let landing_zones: Vec<SpaceId> = if self.style.convoys {
-            let mut zones: Vec<SpaceId> = Vec::new();
-            for tr in &loaded {
-                let left = if tr.flags.moved_in_combat { 0 } else { rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32 };
-                let d = geo::sea_distances(&rel, p, tr.at, |x| open_sea[x.index()]);
-                zones.extend(rs.map.ids().filter(|z| d[z.index()] <= left));
-            }
-            zones
+            ranges.iter().flat_map(|d| rs.map.ids().filter(|z| d[z.index()] < FAR)).collect()
         } else {
             loaded.iter().map(|tr| tr.at).collect()
         };
@@ -56,13 +52,13 @@ impl<O: Odds> ComputerPlayer<O> {
         shores.retain(|t| listed.insert(*t));
         for t in shores {
             let defenders: Vec<&Unit> = rel.enemy_defenders(p, t).chain(enemy_aa(&rel, p, t)).collect();
-            let free: Vec<&Unit> = loaded.iter().copied().filter(|tr| !used.contains(&tr.id)).collect();
             // Each boat with its route to the zone it lands from (one space:
             // it is there already).
             let mut boats: Vec<(&Unit, Vec<SpaceId>)> = if self.style.convoys {
-                convoy::landing_routes(&rel, p, &open_sea, t, &free)
+                let free: Vec<(&Unit, &[u32])> = loaded.iter().copied().zip(ranges.iter().map(|d| d.as_slice())).filter(|(tr, _)| !used.contains(&tr.id)).collect();
+                convoy::landing_routes(&rel, &open_sea, t, &free)
             } else {
-                free.into_iter().filter(|tr| rs.map.adjacent(tr.at, t)).map(|tr| (tr, vec![tr.at])).collect()
+                loaded.iter().copied().filter(|tr| !used.contains(&tr.id) && rs.map.adjacent(tr.at, t)).map(|tr| (tr, vec![tr.at])).collect()
             };
             // An undefended shore is taken by the first troops to land: the
             // boats of one zone land together, in one move.

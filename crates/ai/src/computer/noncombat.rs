@@ -146,32 +146,32 @@ impl<O: Odds> ComputerPlayer<O> {
             // fleet clears it in the next combat move.
             let d = geo::sea_distances(&rel, p, tr.at, clear);
             let reach = |z: SpaceId| d[z.index()].min(rs.map.neighbours(z).iter().map(|n| d[n.index()].saturating_add(1)).min().unwrap_or(FAR));
-            // With convoys: toward the shore most worth invading, as far as
-            // is safe, with escorts.
-            if self.style.convoys {
-                let drop = |z: SpaceId| rs.map.neighbours(z).iter().any(|t| rel.friendly_land(p, *t) && allowed[t.index()] && front[t.index()] <= SHUTTLE_FRONT && front[t.index()] >= 1);
+            // A friendly shore near the land front, where the troops march
+            // on (with `shuttle`): the nearest by sea, then the nearest the
+            // front.
+            let drop = |z: SpaceId| {
+                rs.map
+                    .neighbours(z)
+                    .iter()
+                    .copied()
+                    .filter(|t| rel.friendly_land(p, *t) && allowed[t.index()] && front[t.index()] <= SHUTTLE_FRONT && front[t.index()] >= 1)
+                    .min_by_key(|t| (front[t.index()], t.0))
+            };
+            let near = if self.style.shuttle {
                 let left = rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32;
-                let shuttle_near = self.style.shuttle && rs.map.ids().any(|z| rs.map.is_sea(z) && d[z.index()] <= left && drop(z));
-                if !shuttle_near {
-                    if let Some(goal) = convoy::invasion_goal(&rel, p, &target_zones, reach, |t| prize(rs, t)) {
-                        convoy_bound.push((tr, goal, cargo.len()));
-                        continue;
-                    }
+                rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] <= left).filter_map(|z| drop(z).map(|t| (z, t))).min_by_key(|(z, t)| (front[t.index()], d[z.index()], z.0))
+            } else {
+                None
+            };
+            // With convoys, unless such a shore is within this move: toward
+            // the shore most worth invading, as far as is safe, with escorts.
+            if self.style.convoys && near.is_none() {
+                if let Some(goal) = convoy::invasion_goal(&rel, p, &target_zones, reach, |t| prize(rs, t)) {
+                    convoy_bound.push((tr, goal, cargo.len()));
+                    continue;
                 }
             }
             if self.style.shuttle {
-                // A friendly shore near the land front, where the troops
-                // march on: the nearest by sea, then the nearest the front.
-                let drop = |z: SpaceId| {
-                    rs.map
-                        .neighbours(z)
-                        .iter()
-                        .copied()
-                        .filter(|t| rel.friendly_land(p, *t) && allowed[t.index()] && front[t.index()] <= SHUTTLE_FRONT && front[t.index()] >= 1)
-                        .min_by_key(|t| (front[t.index()], t.0))
-                };
-                let left = rs.stats(tr.kind).movement.saturating_sub(tr.moved) as u32;
-                let near = rs.map.ids().filter(|z| rs.map.is_sea(*z) && d[z.index()] <= left).filter_map(|z| drop(z).map(|t| (z, t))).min_by_key(|(z, t)| (front[t.index()], d[z.index()], z.0));
                 if let Some((z, t)) = near {
                     if z != tr.at {
                         match geo::sea_path(&rel, p, tr.at, z, clear) {
@@ -227,22 +227,22 @@ impl<O: Odds> ComputerPlayer<O> {
             }
             convoys.gather();
             plan.extend(convoys.moves);
-        }
-
-        // Warships keep with the loaded transports.
-        let convoy: Vec<SpaceId> = s
-            .units
-            .iter()
-            .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && s.cargo_of(u.id).next().is_some())
-            .map(|u| u.at)
-            .collect();
-        for w in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0 && !self.style.convoys) {
-            if w.moved > 0 || w.flags.moved_in_combat || w.flags.fought || convoy.is_empty() || convoy.contains(&w.at) {
-                continue;
-            }
-            let d = geo::sea_distances(&rel, p, w.at, clear);
-            if let Some(&goal) = convoy.iter().filter(|z| d[z.index()] < FAR).min_by_key(|z| d[z.index()]) {
-                plan.extend(sail_toward(&rel, w, goal, &open_sea));
+        } else {
+            // Warships keep with the loaded transports.
+            let convoy: Vec<SpaceId> = s
+                .units
+                .iter()
+                .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && s.cargo_of(u.id).next().is_some())
+                .map(|u| u.at)
+                .collect();
+            for w in s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0) {
+                if w.moved > 0 || w.flags.moved_in_combat || w.flags.fought || convoy.is_empty() || convoy.contains(&w.at) {
+                    continue;
+                }
+                let d = geo::sea_distances(&rel, p, w.at, clear);
+                if let Some(&goal) = convoy.iter().filter(|z| d[z.index()] < FAR).min_by_key(|z| d[z.index()]) {
+                    plan.extend(sail_toward(&rel, w, goal, &open_sea));
+                }
             }
         }
 
