@@ -14,6 +14,7 @@ pub mod planner;
 mod random;
 pub mod roles;
 pub mod series;
+mod siege;
 pub mod threat;
 
 pub use computer::{Buy, ComputerPlayer, Garrison, Style};
@@ -63,19 +64,41 @@ pub(crate) fn acting(game: &Game) -> warboard_rules::PowerId {
 }
 
 /// How a game between players ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
     pub winner: Option<Side>,
     pub rounds: u32,
     pub actions: u64,
+    /// Each power whose capital fell to the enemy, with the round it first
+    /// fell, in order: where a long game's rounds went.
+    pub capitals_taken: Vec<(warboard_rules::PowerId, u32)>,
 }
 
 /// Plays a game to its end or to `max_rounds`, asking each power's player
 /// in turn. `players[i]` plays power `i`.
 pub fn play_game(game: &mut Game, players: &mut [Box<dyn Player>], dice: &mut dyn DiceSource, max_rounds: u32) -> GameOutcome {
     let mut seats: Vec<&mut dyn Player> = players.iter_mut().map(|p| p.as_mut() as &mut dyn Player).collect();
-    let actions = play_until(game, &mut seats, dice, &|g: &Game| g.state.round > max_rounds, u64::MAX);
-    GameOutcome { winner: winning_side(game), rounds: game.state.round, actions }
+    let taken = std::cell::RefCell::new(Vec::new());
+    let stop = |g: &Game| {
+        note_capitals_taken(g, &mut taken.borrow_mut());
+        g.state.round > max_rounds
+    };
+    let actions = play_until(game, &mut seats, dice, &stop, u64::MAX);
+    note_capitals_taken(game, &mut taken.borrow_mut());
+    GameOutcome { winner: winning_side(game), rounds: game.state.round, actions, capitals_taken: taken.into_inner() }
+}
+
+/// Adds to `taken` each power whose capital an enemy holds now and that is
+/// not listed yet.
+fn note_capitals_taken(game: &Game, taken: &mut Vec<(warboard_rules::PowerId, u32)>) {
+    let rs = &game.ruleset;
+    for q in rs.power_ids() {
+        let Some(c) = rs.power(q).capital else { continue };
+        let lost = game.state.control[c.index()].is_some_and(|h| !game.state.allied(q, h));
+        if lost && !taken.iter().any(|(t, _)| *t == q) {
+            taken.push((q, game.state.round));
+        }
+    }
 }
 
 /// Plays on until the game is won, `stop` says so (asked before every

@@ -45,7 +45,7 @@ pub const DEFAULT_THINK_MS: u64 = 250;
 /// the classic Axis 5 of 66 games against the standard planner
 /// (BENCHMARKS.md, "Convoys").
 pub const CANDIDATES: [(&str, Style); 6] = {
-    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, transports: 40, warships: 8, ..Style::STANDARD };
+    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, transports: 40, warships: 8, siege: true, ..Style::STANDARD };
     const GUARDED: Style = Style { garrison: Garrison::Threat, counter_attacks: true, convoys: true, ..MOBILE };
     [
         ("standard", Style::STANDARD),

@@ -166,6 +166,19 @@ impl Player for Traced {
             let scores: Vec<String> = self.inner.last_search().iter().map(|(n, s)| format!("{n} {s:.0}")).collect();
             println!("  {} r{} ({ms:.0} ms): {}", game.ruleset.power(p).id, game.state.round, scores.join(", "));
         }
+        // TRACE=R: every action played in round R.
+        if std::env::var("TRACE").ok().and_then(|r| r.parse::<u32>().ok()) == Some(game.state.round) {
+            let rs = &game.ruleset;
+            let text = match &a {
+                warboard_rules::Action::Move { units, route, .. } => {
+                    let kinds: Vec<String> = units.iter().filter_map(|u| game.state.unit(*u)).map(|u| format!("{:?}", u.kind)).collect();
+                    let path: Vec<&str> = route.iter().map(|t| rs.map.space(*t).id.as_str()).collect();
+                    format!("move [{}] {}", kinds.join(" "), path.join(">"))
+                }
+                other => format!("{other:?}"),
+            };
+            println!("   {} {:?}: {text}", rs.power(p).id, game.state.phase);
+        }
         a
     }
     fn rejected(&mut self, action: &warboard_rules::Action, error: &warboard_rules::RuleError) {
@@ -227,7 +240,8 @@ fn probe() {
             })
             .collect();
         println!("round {r}: {}", line.join(", "));
-        if let Some(w) = std::env::var("WHERE").ok().and_then(|w| rs.power_ids().find(|p| rs.power(*p).id == w)) {
+        let wheres = std::env::var("WHERE").unwrap_or_default();
+        for w in wheres.split(',').filter_map(|w| rs.power_ids().find(|p| rs.power(*p).id == w)) {
             let mut at: std::collections::BTreeMap<String, Vec<String>> = Default::default();
             for u in g.state.units.iter().filter(|u| u.owner == w) {
                 at.entry(rs.map.name(u.at).to_string()).or_default().push(format!("{:?}", u.kind));
@@ -240,7 +254,7 @@ fn probe() {
                 }
                 places.push(format!("{place}: {}", counts.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(" ")));
             }
-            println!("    {}", places.join("; "));
+            println!("    {}: {}", rs.power(w).id, places.join("; "));
         }
         if out.winner.is_some() {
             println!("won by {:?}", out.winner);

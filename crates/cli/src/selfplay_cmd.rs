@@ -56,7 +56,9 @@ pub fn run(args: &Args) -> ExitCode {
                 Some(Side::Allies) => "allies",
                 None => "undecided",
             };
-            bar.suspend(|| println!("seed {}: {who} after {} rounds", seed + k, o.rounds.min(rounds)));
+            let taken: Vec<String> = o.capitals_taken.iter().map(|(q, r)| format!("{} {r}", rs.power(*q).id)).collect();
+            let taken = if taken.is_empty() { String::new() } else { format!(" (capitals taken: {})", taken.join(", ")) };
+            bar.suspend(|| println!("seed {}: {who} after {} rounds{taken}", seed + k, o.rounds.min(rounds)));
         }
         total_rounds += o.rounds.min(rounds) as u64;
         match o.winner {

@@ -6,6 +6,8 @@ use super::{clear_seas, prize, ComputerPlayer};
 use crate::convoy;
 use crate::geo::{self, FAR};
 use crate::odds::Odds;
+use crate::siege;
+use crate::threat::stacks;
 use std::collections::{HashSet, VecDeque};
 use warboard_rules::game::Relations;
 use warboard_rules::ids::{PowerId, SpaceId, UnitId};
@@ -232,6 +234,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .iter()
             .filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack > 0 && u.moved == 0 && !used.contains(&u.id))
             .collect();
+        let screen = if self.style.siege { siege::last_capital_screen(&rel, p) } else { None };
         let enemy_zones: Vec<SpaceId> = rs.map.ids().filter(|z| rs.map.is_sea(*z) && rel.enemy_defenders(p, *z).next().is_some()).collect();
         for z in enemy_zones {
             let mut fleet: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
@@ -265,12 +268,22 @@ impl<O: Odds> ComputerPlayer<O> {
                     }
                 }
             }
-            if force.is_empty() || chance < self.style.fleet {
+            // The screen before the last enemy capital is worn down while the
+            // trade in IPCs favours it, before it can be swept (crate::siege):
+            // the fleet and aircraft strike, no troops follow.
+            let wear_down = !force.is_empty()
+                && chance < self.style.fleet
+                && screen.is_some_and(|sc| sc.zone == z)
+                && self.odds.assess(rs, &stacks(&force), &stacks(&enemies), false).swing.is_some_and(|w| w > 0.0);
+            if force.is_empty() || (chance < self.style.fleet && !wear_down) {
                 continue;
             }
             for (w, route) in &fleet {
                 used.insert(w.id);
                 plan.push_back(Action::Move { units: vec![w.id], route: route.clone(), transport: None, bombing: false });
+            }
+            if wear_down {
+                continue;
             }
             // Transports follow into the cleared zone and land troops beside it.
             let shore = rs.map.neighbours(z).iter().copied().filter(|t| rel.enemy_land(p, *t)).max_by_key(|t| (rs.map.space(*t).capital_of.is_some(), prize(rs, *t)));

@@ -12,6 +12,7 @@ use crate::geo::{self, FAR};
 use crate::odds::{ExactOdds, Odds};
 use crate::production::{self, Capacity};
 use crate::roles::Roles;
+use crate::siege;
 use crate::threat::{self, stacks};
 use crate::Player;
 use std::collections::{BTreeMap, HashSet, VecDeque};
@@ -77,6 +78,13 @@ pub struct Style {
     /// zones away (crate::convoy; issue 14: unescorted transports were
     /// sunk one by one and island victory cities were never invaded).
     pub convoys: bool,
+    /// Once only one enemy capital stands, place new units at the factory
+    /// nearest it, and where it hides behind enemy ships in every sea zone
+    /// beside it, buy what wins that sea battle and strike the screen when
+    /// the trade favours it (crate::siege; issue 14: Japan held Tokyo
+    /// behind a zone of transports for ten rounds while the Allies' armies
+    /// waited aboard next to it).
+    pub siege: bool,
     /// The knobs of the Alternative rules' own policy (which the fields
     /// above do not reach: its movement and battles work otherwise).
     pub alternative: crate::alternative::Tuning,
@@ -122,6 +130,7 @@ impl Style {
         transports: 24,
         warships: 3,
         convoys: false,
+        siege: false,
         alternative: crate::alternative::Tuning::STANDARD,
     };
 }
@@ -509,6 +518,20 @@ impl<O: Odds> ComputerPlayer<O> {
                 }
             }
         }
+        // The last enemy capital behind a screen of ships: first what
+        // sweeps the screen (crate::siege).
+        if naval && !army_only && self.style.siege {
+            if let Some(screen) = siege::last_capital_screen(&rel, p) {
+                let enemies: Vec<&Unit> = rel.enemy_defenders(p, screen.zone).collect();
+                let mut force = siege::strike_force(&rel, p);
+                for (t, n) in &buy {
+                    force.push((*t, *n));
+                }
+                let factories = production::producing_factories(&rel, p);
+                let types = siege::buyable_strikers(&rel, p, screen.zone, &factories);
+                siege::buy_breakers(&game.ruleset, &self.odds, &stacks(&enemies), force, &types, self.style.fleet, |t| take(&mut buy, &mut bank, Some(t)));
+            }
+        }
         let warships = s.units.iter().filter(|u| u.owner == p && rs.stats(u.kind).is_sea() && rs.stats(u.kind).attack >= 3).count();
         if naval && !army_only && bank >= 40 && warships < self.style.warships && coastal_factory(&rel, p).is_some() {
             take(&mut buy, &mut bank, roles.capital_ship);
@@ -585,7 +608,9 @@ impl<O: Odds> ComputerPlayer<O> {
             .map(|u| u.at)
             .collect();
         let threatened = self.capital_in_danger(game, p);
-        factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], f.0));
+        let siege = if self.style.siege { siege::steps_to_last_capital(&rel, p) } else { None };
+        let to_siege = |f: SpaceId| siege.as_ref().map_or(0, |d| d[f.index()]);
+        factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], to_siege(*f), f.0));
         // One unit at a time: each placed unit may lift the threat to the
         // capital, and the next then goes to the front.
         for (&t, _) in s.purchased.iter() {
