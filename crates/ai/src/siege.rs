@@ -14,7 +14,7 @@
 
 use crate::geo::{self, FAR};
 use crate::odds::Odds;
-use crate::threat::stacks;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use warboard_rules::game::Relations;
 use warboard_rules::ids::{PowerId, SpaceId, UnitType};
@@ -71,12 +71,15 @@ pub fn last_capital_screen(rel: &Relations<'_>, p: PowerId) -> Option<Screen> {
     Some(Screen { capital, zone })
 }
 
-/// `p`'s units that can fight the sea battle: its aircraft and its armed
-/// ships that carry no troops.
-pub fn strike_force(rel: &Relations<'_>, p: PowerId) -> Vec<(UnitType, u32)> {
+/// `p`'s units that can fight the sea battle, with those `bought` this
+/// turn: aircraft and armed ships that carry no troops.
+pub fn strike_force(rel: &Relations<'_>, p: PowerId, bought: &BTreeMap<UnitType, u32>) -> Vec<(UnitType, u32)> {
     let rs = rel.rs;
-    let units: Vec<_> = rel.s.units.iter().filter(|u| u.owner == p && is_striker(rs, u.kind)).collect();
-    stacks(&units)
+    let mut force: BTreeMap<UnitType, u32> = bought.iter().filter(|(t, _)| is_striker(rs, **t)).map(|(t, n)| (*t, *n)).collect();
+    for u in rel.s.units.iter().filter(|u| u.owner == p && is_striker(rs, u.kind)) {
+        *force.entry(u.kind).or_default() += 1;
+    }
+    force.into_iter().collect()
 }
 
 fn is_striker(rs: &Ruleset, t: UnitType) -> bool {

@@ -79,6 +79,11 @@ fn selfplay_plays_europe_games() {
     assert!(ok, "{err}");
     assert!(out.contains("2 europe games, axis: ai, allies: random, at most 30 rounds, seeds 1..2"), "{out}");
     assert!(out.contains("axis wins:        2 (100.0%)"), "{out}");
+    // --each: each game's line tells which capitals fell, and when.
+    let (ok, out, err) = warboard(&["selfplay", "--ruleset", "europe", "-n", "1", "--axis", "ai", "--allies", "random", "--rounds", "30", "--each"]);
+    assert!(ok, "{err}");
+    let line = out.lines().find(|l| l.starts_with("seed 1: axis after ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains(" rounds (capitals taken: "), "{line}");
     let (ok, out, _) = warboard(&["selfplay", "-n", "1", "--rounds", "2"]);
     assert!(ok && out.contains("1 classic games"), "classic stays the default: {out}");
     let (ok, _, err) = warboard(&["selfplay", "--ruleset", "chess", "-n", "1"]);

@@ -523,10 +523,7 @@ impl<O: Odds> ComputerPlayer<O> {
         if naval && !army_only && self.style.siege {
             if let Some(screen) = siege::last_capital_screen(&rel, p) {
                 let enemies: Vec<&Unit> = rel.enemy_defenders(p, screen.zone).collect();
-                let mut force = siege::strike_force(&rel, p);
-                for (t, n) in &buy {
-                    force.push((*t, *n));
-                }
+                let force = siege::strike_force(&rel, p, &buy);
                 let factories = production::producing_factories(&rel, p);
                 let types = siege::buyable_strikers(&rel, p, screen.zone, &factories);
                 siege::buy_breakers(&game.ruleset, &self.odds, &stacks(&enemies), force, &types, self.style.fleet, |t| take(&mut buy, &mut bank, Some(t)));
