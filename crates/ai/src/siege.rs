@@ -2,15 +2,19 @@
 //! games were this: Berlin taken, Japan held Tokyo for ten rounds behind a
 //! screen of sixteen transports in its only sea zone (each defends at 1;
 //! four battleships lose to them), while the Allies' armies waited aboard in
-//! the next zones, and American troops were built on the Atlantic coast.
+//! the next zones.
 //!
 //! Under `Style::siege`, once only one enemy capital stands
-//! (`last_capital`): new units go to the factory nearest it where no land
-//! route leads to the enemy; where every sea zone beside it holds enemy
-//! ships (`last_capital_screen`), the purchase first buys what wins that sea
+//! (`last_capital`) and every sea zone beside it holds enemy ships
+//! (`last_capital_screen`), the purchase first buys what wins that sea
 //! battle (aircraft, and warships that can sail there within two turns),
 //! chosen by the calculator, and the combat move strikes the screen when
 //! the trade in IPCs favours it even where it cannot yet sweep it.
+//!
+//! Tried and left out: placing new units at the factory nearest the last
+//! capital (the American army on the Pacific coast while its transports
+//! were in the Atlantic): in planner games the sieges lasted a little
+//! longer with it, not shorter (BENCHMARKS.md, "The siege").
 
 use crate::geo::{self, FAR};
 use crate::odds::Odds;
@@ -43,13 +47,6 @@ pub fn last_capital(rel: &Relations<'_>, p: PowerId) -> Option<SpaceId> {
         (2.., [capital]) => Some(*capital),
         _ => None,
     }
-}
-
-/// For each space: how many steps, over land and sea alike, from the last
-/// enemy capital (`last_capital`); `None` before the end game. New units go
-/// to the factory nearest it where no land route leads to the enemy.
-pub fn steps_to_last_capital(rel: &Relations<'_>, p: PowerId) -> Option<Vec<u32>> {
-    last_capital(rel, p).map(|c| geo::distances(rel, c, |_| true))
 }
 
 /// The screen in front of the last enemy capital (`last_capital`), where

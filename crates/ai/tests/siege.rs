@@ -134,27 +134,3 @@ fn no_screen_while_another_enemy_capital_stands() {
     let without = bought(&play_phase(&mut b, AIR_AT_SEA));
     assert_eq!(with, without, "the same purchase as without the siege");
 }
-
-#[test]
-fn new_units_go_to_the_factory_nearest_the_last_capital() {
-    // Factories on both American coasts, no land route to Japan: the
-    // standard planner places by the factory's order (the Atlantic coast),
-    // the siege by its distance to Tokyo (the Pacific coast).
-    let placed_at = |style: Style| -> Vec<SpaceId> {
-        let mut b = board(Phase::Place, 0, 0, 0);
-        let eus = (b.id)("EUS");
-        b.game.state.add_unit(UnitType::IndustrialComplex, b.usa, eus);
-        b.game.state.purchased.insert(UnitType::Infantry, 2);
-        play_phase(&mut b, style)
-            .iter()
-            .filter_map(|a| match a {
-                Action::Place { at, .. } => Some(*at),
-                _ => None,
-            })
-            .collect()
-    };
-    let b = board(Phase::Place, 0, 0, 0);
-    let (eus, wus) = ((b.id)("EUS"), (b.id)("WUS"));
-    assert_eq!(placed_at(AIR_AT_SEA), vec![eus, eus], "the standard placement");
-    assert_eq!(placed_at(SIEGE), vec![wus, wus], "nearest Tokyo");
-}

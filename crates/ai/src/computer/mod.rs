@@ -78,10 +78,9 @@ pub struct Style {
     /// zones away (crate::convoy; issue 14: unescorted transports were
     /// sunk one by one and island victory cities were never invaded).
     pub convoys: bool,
-    /// Once only one enemy capital stands, place new units at the factory
-    /// nearest it, and where it hides behind enemy ships in every sea zone
-    /// beside it, buy what wins that sea battle and strike the screen when
-    /// the trade favours it (crate::siege; issue 14: Japan held Tokyo
+    /// Where the last enemy capital hides behind enemy ships in every sea
+    /// zone beside it, buy what wins that sea battle and strike the screen
+    /// when the trade favours it (crate::siege; issue 14: Japan held Tokyo
     /// behind a zone of transports for ten rounds while the Allies' armies
     /// waited aboard next to it).
     pub siege: bool,
@@ -605,9 +604,7 @@ impl<O: Odds> ComputerPlayer<O> {
             .map(|u| u.at)
             .collect();
         let threatened = self.capital_in_danger(game, p);
-        let siege = if self.style.siege { siege::steps_to_last_capital(&rel, p) } else { None };
-        let to_siege = |f: SpaceId| siege.as_ref().map_or(0, |d| d[f.index()]);
-        factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], to_siege(*f), f.0));
+        factories.sort_by_key(|f| (!(threatened && *f == capital), front[f.index()], f.0));
         // One unit at a time: each placed unit may lift the threat to the
         // capital, and the next then goes to the front.
         for (&t, _) in s.purchased.iter() {
