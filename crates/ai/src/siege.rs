@@ -27,6 +27,7 @@ use warboard_rules::ruleset::Ruleset;
 /// The zone a landing on the last enemy capital must first clear.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Screen {
+    /// The last enemy capital.
     pub capital: SpaceId,
     /// The capital's sea zone with the weakest enemy defence.
     pub zone: SpaceId,
@@ -34,9 +35,9 @@ pub struct Screen {
 
 /// The only enemy capital still in enemy hands, where the enemy had more
 /// than one: the end game, where the whole plan is that capital. While
-/// others stand, money and factories serve the war where it is being
-/// decided; and where the enemy only ever had one (Europe's Berlin), it is
-/// the whole game from the first round, not an end game.
+/// others stand, the money serves the war where it is being decided; and
+/// where the enemy only ever had one (Europe's Berlin), it is the whole
+/// game from the first round, not an end game.
 pub fn last_capital(rel: &Relations<'_>, p: PowerId) -> Option<SpaceId> {
     let rs = rel.rs;
     let s = rel.s;
