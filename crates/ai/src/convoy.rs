@@ -78,14 +78,14 @@ impl<'a, 'r, O: Odds> Convoys<'a, 'r, O> {
     /// The route of `ship` to `z` this turn, through clear zones and open
     /// canals, if it can get there.
     fn route_to(&self, ship: &Unit, z: SpaceId) -> Option<Vec<SpaceId>> {
-        let rs = self.rel.rs;
         if ship.at == z {
             return Some(vec![z]);
         }
         let open = |x: SpaceId| self.open_sea[x.index()];
-        let route = geo::sea_path(self.rel, self.p, ship.at, z, open)?;
-        let left = rs.stats(ship.kind).movement.saturating_sub(ship.moved) as usize;
-        (open(z) && route.len() - 1 <= left).then_some(route)
+        if !open(z) {
+            return None;
+        }
+        geo::route_this_turn(self.rel, ship, z, open)
     }
 
     /// Sails `ship` toward `goal` as far as it can while its zone stays

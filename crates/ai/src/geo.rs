@@ -100,6 +100,16 @@ pub fn sea_path(rel: &Relations<'_>, p: PowerId, from: SpaceId, to: SpaceId, cle
     path_by(rel, from, to, |a, b| (b == to || clear(b)) && rel.canal_open(p, a, b))
 }
 
+/// The route of `ship` to `to` if its moves left reach it this turn,
+/// through zones `open` allows and canals open to its owner (`to` itself
+/// need not be open: a fleet sails into the enemy it attacks). Just its own
+/// zone where it stands there already.
+pub fn route_this_turn(rel: &Relations<'_>, ship: &warboard_rules::state::Unit, to: SpaceId, open: impl Fn(SpaceId) -> bool) -> Option<Vec<SpaceId>> {
+    let route = sea_path(rel, ship.owner, ship.at, to, open)?;
+    let left = rel.rs.stats(ship.kind).movement.saturating_sub(ship.moved) as usize;
+    (route.len() - 1 <= left).then_some(route)
+}
+
 /// The route of `ship` toward `goal` as far as its moves left take it this
 /// turn, through zones `open_sea` marks and canals open to its owner; a goal
 /// that is not open (the enemy holds it) is approached, not entered. Starts

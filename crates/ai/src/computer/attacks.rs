@@ -239,10 +239,8 @@ impl<O: Odds> ComputerPlayer<O> {
         for z in enemy_zones {
             let mut fleet: Vec<(&Unit, Vec<SpaceId>)> = Vec::new();
             for w in warships.iter().filter(|w| !used.contains(&w.id)) {
-                if let Some(route) = geo::sea_path(&rel, p, w.at, z, clear) {
-                    if route.len() >= 2 && route.len() - 1 <= rs.stats(w.kind).movement as usize && route.windows(2).all(|x| rel.canal_open(p, x[0], x[1])) {
-                        fleet.push((w, route));
-                    }
+                if let Some(route) = geo::route_this_turn(&rel, w, z, clear).filter(|r| r.len() >= 2) {
+                    fleet.push((w, route));
                 }
             }
             if fleet.is_empty() && !self.style.air_at_sea {
@@ -297,10 +295,8 @@ impl<O: Odds> ComputerPlayer<O> {
                 if s.cargo_of(tr.id).any(|c| c.owner != p) || s.cargo_of(tr.id).next().is_none() {
                     continue;
                 }
-                if let Some(route) = geo::sea_path(&rel, p, tr.at, z, clear) {
-                    if route.len() - 1 <= rs.stats(tr.kind).movement as usize {
-                        landing.push((tr, route));
-                    }
+                if let Some(route) = geo::route_this_turn(&rel, tr, z, clear) {
+                    landing.push((tr, route));
                 }
             }
             let mut troops: Vec<&Unit> = landing.iter().flat_map(|(tr, _)| s.cargo_of(tr.id)).collect();
