@@ -5,10 +5,11 @@
 //! shore, beside SZ57, two zones on (SZ62, SZ58, SZ57); a US fighter on
 //! Midway strikes SZ57 and SZ58 (half its range) but not SZ62.
 
-use std::sync::Arc;
-use warboard_ai::{ComputerPlayer, Player, Style};
+mod common;
+
+use warboard_ai::Style;
 use warboard_rules::ids::{PowerId, SpaceId, UnitId, UnitType};
-use warboard_rules::{ruleset, Action, Game, Phase, Ruleset, SeededDice};
+use warboard_rules::{Action, Game, Phase};
 
 struct Board {
     game: Game,
@@ -21,22 +22,10 @@ struct Board {
 /// with `midway` on it), a transport with two infantry aboard in SZ62, and
 /// Japan's `warships` in SZ62.
 fn board(phase: Phase, midway: &[UnitType], warships: &[UnitType]) -> Board {
-    let rs: Arc<Ruleset> = ruleset("anniversary-1942").unwrap();
-    let mut game = Game::empty(rs.clone());
-    let japan = rs.power_by_name("japan").unwrap();
-    let usa = rs.power_by_name("usa").unwrap();
-    let rs2 = rs.clone();
-    let id = move |name: &str| rs2.map.id(name).unwrap_or_else(|| panic!("{name}"));
-    for t in rs.map.ids() {
-        if rs.map.is_land(t) && !rs.map.space(t).neutral {
-            game.state.control[t.index()] = Some(japan);
-        }
-    }
+    let (mut game, japan, id) = common::held_by("anniversary-1942", "japan", phase, 3);
+    let usa = game.ruleset.power_by_name("usa").unwrap();
     game.state.control[id("MID").index()] = Some(usa);
     game.state.start_control = game.state.control.clone();
-    game.state.turn = japan;
-    game.state.round = 3;
-    game.state.phase = phase;
     let sz62 = id("SZ62");
     let transport = game.state.add_unit(UnitType::Transport, japan, sz62);
     for _ in 0..2 {
@@ -52,21 +41,8 @@ fn board(phase: Phase, midway: &[UnitType], warships: &[UnitType]) -> Board {
     Board { game, japan, transport, id: Box::new(id) }
 }
 
-/// Plays `style`'s moves of the current phase (each must be legal) and
-/// returns them.
 fn play_phase(b: &mut Board, style: Style) -> Vec<Action> {
-    let mut player = ComputerPlayer::new().with_style(style);
-    let phase = b.game.state.phase;
-    let mut played = Vec::new();
-    while b.game.state.phase == phase && b.game.state.turn == b.japan {
-        let a = player.next_action(&b.game);
-        if a == Action::EndPhase {
-            break;
-        }
-        b.game.apply(&a, &mut SeededDice::new(1)).unwrap_or_else(|e| panic!("{a:?}: {e}"));
-        played.push(a);
-    }
-    played
+    common::play_phase(&mut b.game, b.japan, style)
 }
 
 const CONVOYS: Style = Style { convoys: true, ..Style::STANDARD };

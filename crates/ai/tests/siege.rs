@@ -4,11 +4,12 @@
 //! holds Japan's transports (each defends at 1); Germany's capital taken,
 //! so Tokyo is the last Axis capital. Manchuria (MAN) borders JPZ.
 
-use std::sync::Arc;
+mod common;
+
 use warboard_ai::odds::{ExactOdds, Odds};
-use warboard_ai::{ComputerPlayer, Player, Style};
+use warboard_ai::Style;
 use warboard_rules::ids::{PowerId, SpaceId, UnitType};
-use warboard_rules::{ruleset, Action, Game, Phase, Ruleset, SeededDice};
+use warboard_rules::{ruleset, Action, Game, Phase};
 
 struct Board {
     game: Game,
@@ -20,22 +21,10 @@ struct Board {
 /// Manchuria, a factory in the Western United States, six empty transports
 /// off it; Japan's `screen` transports in JPZ and two infantry at home.
 fn board(phase: Phase, bank: i32, bombers: usize, screen: usize) -> Board {
-    let rs: Arc<Ruleset> = ruleset("classic").unwrap();
-    let mut game = Game::empty(rs.clone());
-    let japan = rs.power_by_name("japan").unwrap();
-    let usa = rs.power_by_name("usa").unwrap();
-    let rs2 = rs.clone();
-    let id = move |name: &str| rs2.map.id(name).unwrap_or_else(|| panic!("{name}"));
-    for t in rs.map.ids() {
-        if rs.map.is_land(t) && !rs.map.space(t).neutral {
-            game.state.control[t.index()] = Some(usa);
-        }
-    }
+    let (mut game, usa, id) = common::held_by("classic", "usa", phase, 20);
+    let japan = game.ruleset.power_by_name("japan").unwrap();
     game.state.control[id("JPN").index()] = Some(japan);
     game.state.start_control = game.state.control.clone();
-    game.state.turn = usa;
-    game.state.round = 20;
-    game.state.phase = phase;
     game.state.ipcs[usa.index()] = bank;
     game.state.add_unit(UnitType::IndustrialComplex, usa, id("WUS"));
     game.state.add_unit(UnitType::IndustrialComplex, japan, id("JPN"));
@@ -54,21 +43,8 @@ fn board(phase: Phase, bank: i32, bombers: usize, screen: usize) -> Board {
     Board { game, usa, id: Box::new(id) }
 }
 
-/// Plays `style`'s actions of the current phase (each must be legal) and
-/// returns them.
 fn play_phase(b: &mut Board, style: Style) -> Vec<Action> {
-    let mut player = ComputerPlayer::new().with_style(style);
-    let phase = b.game.state.phase;
-    let mut played = Vec::new();
-    while b.game.state.phase == phase && b.game.state.turn == b.usa {
-        let a = player.next_action(&b.game);
-        if a == Action::EndPhase {
-            break;
-        }
-        b.game.apply(&a, &mut SeededDice::new(1)).unwrap_or_else(|e| panic!("{a:?}: {e}"));
-        played.push(a);
-    }
-    played
+    common::play_phase(&mut b.game, b.usa, style)
 }
 
 const AIR_AT_SEA: Style = Style { air_at_sea: true, ..Style::STANDARD };
