@@ -24,15 +24,6 @@ use warboard_rules::game::Relations;
 use warboard_rules::ids::{PowerId, SpaceId, UnitType};
 use warboard_rules::ruleset::Ruleset;
 
-/// The zone a landing on the last enemy capital must first clear.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Screen {
-    /// The last enemy capital.
-    pub capital: SpaceId,
-    /// The capital's sea zone with the weakest enemy defence.
-    pub zone: SpaceId,
-}
-
 /// The only enemy capital still in enemy hands, where the enemy had more
 /// than one: the end game, where the whole plan is that capital. While
 /// others stand, the money serves the war where it is being decided; and
@@ -42,6 +33,7 @@ pub fn last_capital(rel: &Relations<'_>, p: PowerId) -> Option<SpaceId> {
     let rs = rel.rs;
     let s = rel.s;
     let mut capitals: Vec<SpaceId> = rs.power_ids().filter(|q| rs.plays(*q) && rel.enemies(p, *q)).filter_map(|q| rs.power(q).capital).collect();
+    capitals.sort_unstable();
     capitals.dedup();
     let standing: Vec<SpaceId> = capitals.iter().copied().filter(|c| s.control[c.index()].is_some_and(|h| rel.enemies(p, h))).collect();
     match (capitals.len(), &standing[..]) {
@@ -52,8 +44,9 @@ pub fn last_capital(rel: &Relations<'_>, p: PowerId) -> Option<SpaceId> {
 
 /// The screen in front of the last enemy capital (`last_capital`), where
 /// no friendly land borders it (troops must land) and every sea zone beside
-/// it holds enemy ships.
-pub fn last_capital_screen(rel: &Relations<'_>, p: PowerId) -> Option<Screen> {
+/// it holds enemy ships: the zone a landing must first clear, the one with
+/// the weakest enemy defence.
+pub fn last_capital_screen(rel: &Relations<'_>, p: PowerId) -> Option<SpaceId> {
     let rs = rel.rs;
     let capital = last_capital(rel, p)?;
     let neighbours = rs.map.neighbours(capital);
@@ -65,8 +58,7 @@ pub fn last_capital_screen(rel: &Relations<'_>, p: PowerId) -> Option<Screen> {
         return None;
     }
     let strength = |z: SpaceId| -> u32 { rel.enemy_defenders(p, z).map(|u| rs.stats(u.kind).defense as u32 * rs.stats(u.kind).hit_points.max(1) as u32).sum() };
-    let zone = zones.into_iter().min_by_key(|z| (strength(*z), z.0))?;
-    Some(Screen { capital, zone })
+    zones.into_iter().min_by_key(|z| (strength(*z), z.0))
 }
 
 /// `p`'s units that can fight the sea battle, with those `bought` this
@@ -110,7 +102,7 @@ pub fn buyable_strikers(rel: &Relations<'_>, p: PowerId, zone: SpaceId, factorie
 /// most to the IPCs the battle is expected to destroy, net of its own
 /// losses, per IPC spent (the win chance itself hardly moves until the
 /// force is nearly large enough), among `types`. `take(t)` buys one if the
-/// bank and the factories allow. Returns how many were bought.
+/// bank and the factories allow.
 pub fn buy_breakers(
     rs: &Arc<Ruleset>,
     odds: &impl Odds,
@@ -119,7 +111,7 @@ pub fn buy_breakers(
     types: &[UnitType],
     needed: f64,
     mut take: impl FnMut(UnitType) -> bool,
-) -> usize {
+) {
     let with = |force: &[(UnitType, u32)], t: UnitType| -> Vec<(UnitType, u32)> {
         let mut f = force.to_vec();
         match f.iter_mut().find(|(k, _)| *k == t) {
@@ -135,7 +127,6 @@ pub fn buy_breakers(
         let a = odds.assess(rs, force, enemies, false);
         (a.win, a.swing.unwrap_or(a.win * 100.0))
     };
-    let mut bought = 0;
     let (mut chance, mut swing) = worth(&force);
     while chance < needed {
         let mut options: Vec<(UnitType, f64, f64)> = types.iter().map(|t| (*t, worth(&with(&force, *t)))).map(|(t, (c, w))| (t, c, w)).collect();
@@ -144,7 +135,5 @@ pub fn buy_breakers(
         let Some(&(t, c, w)) = options.iter().find(|o| o.2 > swing && take(o.0)) else { break };
         force = with(&force, t);
         (chance, swing) = (c, w);
-        bought += 1;
     }
-    bought
 }

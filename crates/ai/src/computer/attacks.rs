@@ -271,7 +271,7 @@ impl<O: Odds> ComputerPlayer<O> {
             // the fleet and aircraft strike, no troops follow.
             let wear_down = !force.is_empty()
                 && chance < self.style.fleet
-                && screen.is_some_and(|sc| sc.zone == z)
+                && screen == Some(z)
                 && self.odds.assess(rs, &stacks(&force), &stacks(&enemies), false).swing.is_some_and(|w| w > 0.0);
             if force.is_empty() || (chance < self.style.fleet && !wear_down) {
                 continue;

@@ -521,10 +521,10 @@ impl<O: Odds> ComputerPlayer<O> {
         // sweeps the screen (crate::siege).
         if naval && !army_only && self.style.siege {
             if let Some(screen) = siege::last_capital_screen(&rel, p) {
-                let enemies: Vec<&Unit> = rel.enemy_defenders(p, screen.zone).collect();
+                let enemies: Vec<&Unit> = rel.enemy_defenders(p, screen).collect();
                 let force = siege::strike_force(&rel, p, &buy);
                 let factories = production::producing_factories(&rel, p);
-                let types = siege::buyable_strikers(&rel, p, screen.zone, &factories);
+                let types = siege::buyable_strikers(&rel, p, screen, &factories);
                 siege::buy_breakers(&game.ruleset, &self.odds, &stacks(&enemies), force, &types, self.style.fleet, |t| take(&mut buy, &mut bank, Some(t)));
             }
         }
