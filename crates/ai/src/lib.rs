@@ -6,6 +6,7 @@ pub mod alternative;
 mod computer;
 mod convoy;
 pub mod eval;
+mod ferry;
 mod geo;
 mod greedy;
 pub mod production;

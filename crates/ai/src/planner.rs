@@ -43,9 +43,13 @@ pub const DEFAULT_THINK_MS: u64 = 250;
 /// seventh candidate: the budget is shared among the candidates, and with
 /// seven each was played under 17 dice sequences instead of 20, which cost
 /// the classic Axis 5 of 66 games against the standard planner
-/// (BENCHMARKS.md, "Convoys").
+/// (BENCHMARKS.md, "Convoys"). Every style but the standard one lays siege
+/// to the last enemy capital ([`Style::siege`]), lands on it with troops
+/// picked up on the way ([`Style::pickups`]) and attacks an enemy capital
+/// with the allies who follow before its holder moves again
+/// ([`Style::joint_assaults`]; BENCHMARKS.md, "Pickups and joint assaults").
 pub const CANDIDATES: [(&str, Style); 6] = {
-    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, transports: 40, warships: 8, siege: true, ..Style::STANDARD };
+    const MOBILE: Style = Style { air_at_sea: true, shuttle: true, transports: 40, warships: 8, siege: true, pickups: true, joint_assaults: true, attrition: true, ..Style::STANDARD };
     const GUARDED: Style = Style { garrison: Garrison::Threat, counter_attacks: true, convoys: true, ..MOBILE };
     [
         ("standard", Style::STANDARD),

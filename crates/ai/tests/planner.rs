@@ -182,12 +182,16 @@ impl Player for Traced {
         a
     }
     fn rejected(&mut self, action: &warboard_rules::Action, error: &warboard_rules::RuleError) {
+        // REJECTED=1: every action the rules refused.
+        if std::env::var("REJECTED").is_ok() {
+            println!("   refused: {action:?}: {error}");
+        }
         self.inner.rejected(action, error)
     }
 }
 
 /// A look at planner games (`SEED`, `SIDE` = axis, allies or both,
-/// `ROUNDS`, `THINK`, `RULESET`, `WATCH`, `WHERE`):
+/// `ROUNDS`, `THINK`, `RULESET`, `WATCH`, `WHERE`, `TRACE`, `REJECTED`):
 /// `cargo test --release -p warboard-ai --test planner probe -- --ignored --nocapture`.
 #[test]
 #[ignore]

@@ -4,6 +4,7 @@
 
 use super::{clear_seas, prize, ComputerPlayer};
 use crate::convoy;
+use crate::ferry;
 use crate::geo::{self, FAR};
 use crate::odds::Odds;
 use crate::siege;
@@ -48,7 +49,23 @@ impl<O: Odds> ComputerPlayer<O> {
         } else {
             loaded.iter().map(|tr| tr.at).collect()
         };
+        // With pickups, against the last enemy capital: the empty transports
+        // that may still sail (crate::ferry), which may make it a shore to
+        // land on although no loaded transport reaches it.
+        let siege_of = if self.style.pickups { siege::last_capital(&rel, p) } else { None };
+        let empty: Vec<&Unit> = match siege_of {
+            Some(_) => s
+                .units
+                .iter()
+                .filter(|u| u.owner == p && rs.stats(u.kind).transport_capacity() > 0 && s.cargo_of(u.id).next().is_none())
+                .filter(|u| !u.flags.transport_unloaded && !u.flags.moved_in_combat && !u.flags.fought && u.moved == 0 && open_sea[u.at.index()])
+                .collect(),
+            None => Vec::new(),
+        };
+        let front = geo::land_distance_to_enemy(&rel, p);
         let mut shores: Vec<SpaceId> = landing_zones.iter().flat_map(|z| rs.map.neighbours(*z).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
+        let pickup_only = siege_of.filter(|c| !empty.is_empty() && !shores.contains(c));
+        shores.extend(pickup_only);
         shores.sort_by_key(|t| std::cmp::Reverse((rs.map.space(*t).capital_of.is_some(), prize(rs, *t))));
         let mut listed = HashSet::new();
         shores.retain(|t| listed.insert(*t));
@@ -82,6 +99,48 @@ impl<O: Odds> ComputerPlayer<O> {
             // Battleships beside the landing bombard it (DAAK 3.5): count them.
             let zones: Vec<SpaceId> = boats.iter().filter_map(|b| b.1.last().copied()).collect();
             force.extend(s.units.iter().filter(|u| u.owner == p && zones.contains(&u.at) && rs.stats(u.kind).bombard > 0 && !u.flags.fought));
+            // Troops picked up on the way join a landing that has a battle to
+            // fight, one transport at a time, the fullest first, until the odds
+            // are good (crate::ferry). They come from shores away from the land
+            // front (where they would attack on foot) and never from the
+            // capital's garrison.
+            let mut pickups: Vec<ferry::Pickup> = Vec::new();
+            if fight && !empty.is_empty() && siege_of == Some(t) {
+                let free: Vec<&Unit> = empty.iter().copied().filter(|tr| !used.contains(&tr.id)).collect();
+                let available = |shore: SpaceId| -> Vec<&Unit> {
+                    if !rel.friendly_land(p, shore) || front[shore.index()] < 2 {
+                        return Vec::new();
+                    }
+                    let mut here: Vec<&Unit> = s
+                        .units
+                        .iter()
+                        .filter(|u| u.at == shore && u.owner == p && !used.contains(&u.id) && u.moved == 0 && !u.flags.moved_in_combat && !u.flags.unloaded)
+                        .filter(|u| {
+                            let st = rs.stats(u.kind);
+                            st.is_land() && st.is_combatant() && st.transport_cost() > 0
+                        })
+                        .collect();
+                    if shore == capital {
+                        here.sort_by_key(|u| std::cmp::Reverse(rs.stats(u.kind).defense));
+                        here.drain(..garrison.min(here.len()));
+                    }
+                    // The strongest attackers board first.
+                    here.sort_by_key(|u| (std::cmp::Reverse(rs.stats(u.kind).attack), rs.stats(u.kind).cost, u.id));
+                    here
+                };
+                for pick in ferry::pickups(&rel, &open_sea, t, &free, available) {
+                    if !force.is_empty() && self.win_chance(game, &force, &defenders, true) >= 0.9 {
+                        break;
+                    }
+                    force.extend(pick.troops.iter().copied());
+                    pickups.push(pick);
+                }
+            }
+            // Aircraft alone take no shore: a capital only empty transports
+            // reach waits for troops picked up on the way.
+            if pickup_only == Some(t) && pickups.is_empty() {
+                continue;
+            }
             // Against an enemy capital, allies' troops landing right after
             // count too: the first landing wears the garrison down for them.
             let mut judged = force.clone();
@@ -93,7 +152,7 @@ impl<O: Odds> ComputerPlayer<O> {
                         .flat_map(|tr| s.cargo_of(tr.id)),
                 );
             }
-            if force.is_empty() || !self.worth_attacking(game, t, &judged, &defenders, true) {
+            if force.is_empty() || !(self.worth_attacking(game, t, &judged, &defenders, true) || self.attrition_pays(game, t, &force, &defenders, true)) {
                 continue;
             }
             entered.insert(t);
@@ -114,6 +173,11 @@ impl<O: Odds> ComputerPlayer<O> {
             }
             if let (false, Some((b, route))) = (together.is_empty(), boats.first()) {
                 plan.push_back(Action::Move { units: together, route: vec![*route.last().unwrap_or(&b.at), t], transport: None, bombing: false });
+            }
+            for pick in &pickups {
+                used.insert(pick.transport.id);
+                used.extend(pick.troops.iter().map(|u| u.id));
+                plan.extend(pick.moves(t));
             }
             for a in air {
                 used.insert(a.id);
@@ -186,7 +250,7 @@ impl<O: Odds> ComputerPlayer<O> {
                         }
                     }
                 }
-                if chance < self.style.attack {
+                if chance < self.style.attack && !self.joint_assault(game, t, &chosen, &defenders) && !self.attrition_pays(game, t, &chosen, &defenders, false) {
                     continue;
                 }
                 if self.style.counter_attacks && rs.map.space(t).capital_of.is_none() && !self.pays_after_counter_attack(game, t, &chosen, &defenders) {
@@ -344,6 +408,39 @@ impl<O: Odds> ComputerPlayer<O> {
         }
         plan
     }
+}
+
+impl<O: Odds> ComputerPlayer<O> {
+    /// With `joint_assaults`: whether an attack on the enemy capital `t`
+    /// that `chosen` cannot win alone is worth making because the allies'
+    /// land units beside it, moving after this power and before the
+    /// capital's holder moves again, finish what it begins: the two
+    /// attacks together win as often as an ordinary attack needs. (Issue 14:
+    /// Berlin held forty infantry for seven rounds against British,
+    /// American and Soviet armies beside it, each too weak alone.)
+    fn joint_assault(&self, game: &Game, t: SpaceId, chosen: &[&Unit], defenders: &[&Unit]) -> bool {
+        let rs = &game.ruleset;
+        let s = &game.state;
+        if !self.style.joint_assaults || rs.map.space(t).capital_of.is_none() || defenders.is_empty() {
+            return false;
+        }
+        let Some(holder) = s.control[t.index()] else { return false };
+        let helpers = allies_before(rs, s.turn, holder);
+        let mut judged: Vec<&Unit> = chosen.to_vec();
+        judged.extend(s.units.iter().filter(|u| helpers.contains(&u.owner) && rs.map.is_land(u.at) && rs.map.adjacent(u.at, t)).filter(|u| {
+            let st = rs.stats(u.kind);
+            st.is_land() && st.is_combatant() && st.movement > 0
+        }));
+        judged.len() > chosen.len() && self.win_chance(game, &judged, defenders, false) >= self.style.attack
+    }
+}
+
+/// `p`'s allies that take their turns after `p` and before `holder` takes
+/// its next one (turn order, into the next round).
+fn allies_before(rs: &warboard_rules::Ruleset, p: PowerId, holder: PowerId) -> Vec<PowerId> {
+    let order = &rs.turn.order;
+    let Some(i) = order.iter().position(|q| *q == p) else { return Vec::new() };
+    (1..order.len()).map(|k| order[(i + k) % order.len()]).take_while(|q| *q != holder).filter(|q| rs.allied(p, *q)).collect()
 }
 
 /// Where aircraft may fly in a combat move (no neutrals, no space the plan

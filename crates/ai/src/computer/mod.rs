@@ -31,6 +31,10 @@ const SAFE_CAPITAL: f64 = 0.2;
 const SHUTTLE_FRONT: u32 = 3;
 /// What a victory city adds to a territory's worth as a target (IPCs).
 const VICTORY_CITY_PRIZE: u32 = 15;
+/// The most an enemy IPC lost counts for against one of ours under
+/// `Style::attrition`, however far this team out-earns the enemy: at 3,
+/// an attack that destroys a third of what it loses still pays.
+const ATTRITION_WEIGHT: f64 = 3.0;
 
 /// How the planner plays: the thresholds of its attacks and retreats, how
 /// it guards its capital, what it buys. [`Style::STANDARD`] is the planner
@@ -84,6 +88,24 @@ pub struct Style {
     /// behind a zone of transports for ten rounds while the Allies' armies
     /// waited aboard next to it).
     pub siege: bool,
+    /// Against the last enemy capital (`siege::last_capital`), empty
+    /// transports take troops aboard from a friendly shore in the combat
+    /// move and land them the same move (crate::ferry; issue 14: every
+    /// landing waited a turn aboard, and transports beside an island sailed
+    /// off to far shores for troops).
+    pub pickups: bool,
+    /// An enemy capital too strong for this power alone is attacked when
+    /// the allies' armies beside it, moving before its holder again, make
+    /// the two attacks together likely enough to win.
+    pub joint_assaults: bool,
+    /// The last enemy capital (`siege::last_capital`) is attacked whenever
+    /// the trade pays at the rate the two sides replace their losses: the
+    /// defender's expected losses weighed by how many times the enemy's
+    /// income this team earns (at most `ATTRITION_WEIGHT`, 3), against the
+    /// attacker's. (Issue 14: Japan held Tokyo for seven rounds on 8 IPCs a
+    /// round behind forty units, while 60 Allied infantry sailed beside it,
+    /// each power too weak to attack alone and the Allies earning 150.)
+    pub attrition: bool,
     /// The knobs of the Alternative rules' own policy (which the fields
     /// above do not reach: its movement and battles work otherwise).
     pub alternative: crate::alternative::Tuning,
@@ -130,6 +152,9 @@ impl Style {
         warships: 3,
         convoys: false,
         siege: false,
+        pickups: false,
+        joint_assaults: false,
+        attrition: false,
         alternative: crate::alternative::Tuning::STANDARD,
     };
 }
@@ -204,6 +229,34 @@ impl<O: Odds> ComputerPlayer<O> {
         let a = self.odds.assess(&game.ruleset, &stacks(attackers), &stacks(defenders), amphibious);
         a.win >= self.threshold_for(&game.ruleset, t)
             || (key_target(&game.ruleset, t) && a.swing.is_some_and(|s| s > 0.0))
+    }
+
+    /// With `Style::attrition`: whether attacking the last enemy capital `t`
+    /// pays as attrition, the defender's expected losses weighed by the
+    /// ratio of the two teams' incomes (1 to [`ATTRITION_WEIGHT`]) against
+    /// the attacker's. A fortress on a small income cannot replace what it
+    /// loses; the attackers' allies finish what such an attack begins.
+    fn attrition_pays(&self, game: &Game, t: SpaceId, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> bool {
+        let rel = game.relations();
+        let p = game.state.turn;
+        if !self.style.attrition || attackers.is_empty() || defenders.is_empty() || siege::last_capital(&rel, p) != Some(t) {
+            return false;
+        }
+        let rs = &game.ruleset;
+        let (mut ours, mut theirs) = (0.0, 0.0);
+        for q in rs.power_ids().filter(|q| rs.plays(*q) && !game.state.eliminated.contains(q)) {
+            let income = rel.income(q).max(0) as f64;
+            if rs.allied(p, q) {
+                ours += income;
+            } else if rel.enemies(p, q) {
+                theirs += income;
+            }
+        }
+        let weight = (ours / theirs.max(1.0)).clamp(1.0, ATTRITION_WEIGHT);
+        let a = self.odds.assess(rs, &stacks(attackers), &stacks(defenders), amphibious);
+        let (Some(swing), Some(lost)) = (a.swing, a.attacker_loss) else { return false };
+        let destroyed = swing + lost;
+        destroyed * weight - lost > 0.0
     }
 
     /// The win chance an attack on `t` needs. An enemy capital is worth a
