@@ -18,16 +18,7 @@ use warboard_rules::{Action, Phase};
 /// JPZ and `bombers` in MAN: whether anything attacks Japan.
 fn attacks_tokyo(style: Style, infantry: usize, bombers: usize) -> bool {
     let (mut game, usa, id) = common::held_by("classic", "usa", Phase::CombatMove, 20);
-    let japan = game.ruleset.power_by_name("japan").unwrap();
-    game.state.control[id("JPN").index()] = Some(japan);
-    game.state.start_control = game.state.control.clone();
-    game.state.add_unit(UnitType::IndustrialComplex, japan, id("JPN"));
-    for _ in 0..10 {
-        game.state.add_unit(UnitType::Infantry, japan, id("JPN"));
-    }
-    for _ in 0..4 {
-        game.state.add_unit(UnitType::Armor, japan, id("JPN"));
-    }
+    common::hold(&mut game, "japan", id("JPN"), &[(UnitType::Infantry, 10), (UnitType::Armor, 4)]);
     for pair in 0..infantry.div_ceil(2) {
         let transport = game.state.add_unit(UnitType::Transport, usa, id("JPZ"));
         for _ in 0..(infantry - 2 * pair).min(2) {

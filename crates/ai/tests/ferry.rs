@@ -22,13 +22,7 @@ struct Board {
 /// SFZ and two armor and two infantry in `troops_at`.
 fn board(troops_at: &str, transports: usize) -> Board {
     let (mut game, usa, id) = common::held_by("classic", "usa", Phase::CombatMove, 20);
-    let japan = game.ruleset.power_by_name("japan").unwrap();
-    game.state.control[id("JPN").index()] = Some(japan);
-    game.state.start_control = game.state.control.clone();
-    game.state.add_unit(UnitType::IndustrialComplex, japan, id("JPN"));
-    for _ in 0..2 {
-        game.state.add_unit(UnitType::Infantry, japan, id("JPN"));
-    }
+    common::hold(&mut game, "japan", id("JPN"), &[(UnitType::Infantry, 2)]);
     for _ in 0..transports {
         game.state.add_unit(UnitType::Transport, usa, id("SFZ"));
     }

@@ -16,14 +16,8 @@ use warboard_rules::{Action, Phase};
 /// The combat move `attacker` plays with `style`: whether it attacks GER.
 fn attacks_berlin(attacker: &str, ally: &str, style: Style) -> bool {
     let (mut game, p, id) = common::held_by("classic", attacker, Phase::CombatMove, 10);
-    let germany = game.ruleset.power_by_name("germany").unwrap();
     let helper = game.ruleset.power_by_name(ally).unwrap();
-    game.state.control[id("GER").index()] = Some(germany);
-    game.state.start_control = game.state.control.clone();
-    game.state.add_unit(UnitType::IndustrialComplex, germany, id("GER"));
-    for _ in 0..12 {
-        game.state.add_unit(UnitType::Infantry, germany, id("GER"));
-    }
+    common::hold(&mut game, "germany", id("GER"), &[(UnitType::Infantry, 12)]);
     for _ in 0..10 {
         game.state.add_unit(UnitType::Infantry, p, id("WEU"));
     }

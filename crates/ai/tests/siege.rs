@@ -22,15 +22,9 @@ struct Board {
 /// off it; Japan's `screen` transports in JPZ and two infantry at home.
 fn board(phase: Phase, bank: i32, bombers: usize, screen: usize) -> Board {
     let (mut game, usa, id) = common::held_by("classic", "usa", phase, 20);
-    let japan = game.ruleset.power_by_name("japan").unwrap();
-    game.state.control[id("JPN").index()] = Some(japan);
-    game.state.start_control = game.state.control.clone();
+    let japan = common::hold(&mut game, "japan", id("JPN"), &[(UnitType::Infantry, 2)]);
     game.state.ipcs[usa.index()] = bank;
     game.state.add_unit(UnitType::IndustrialComplex, usa, id("WUS"));
-    game.state.add_unit(UnitType::IndustrialComplex, japan, id("JPN"));
-    for _ in 0..2 {
-        game.state.add_unit(UnitType::Infantry, japan, id("JPN"));
-    }
     for _ in 0..screen {
         game.state.add_unit(UnitType::Transport, japan, id("JPZ"));
     }

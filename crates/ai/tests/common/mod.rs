@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 use warboard_ai::{ComputerPlayer, Player, Style};
-use warboard_rules::ids::{PowerId, SpaceId};
+use warboard_rules::ids::{PowerId, SpaceId, UnitType};
 use warboard_rules::{ruleset, Action, Game, Phase, Ruleset, SeededDice};
 
 /// An empty board of `ruleset` where `owner` holds every territory but
@@ -41,4 +41,20 @@ pub fn play_phase(game: &mut Game, p: PowerId, style: Style) -> Vec<Action> {
         played.push(a);
     }
     played
+}
+
+/// Hands `t` to `holder` (a power's name) with a factory and `units`
+/// there: an enemy capital held out on a board `held_by` gave away.
+#[allow(dead_code)] // not every test file has one
+pub fn hold(game: &mut Game, holder: &str, t: SpaceId, units: &[(UnitType, usize)]) -> PowerId {
+    let q = game.ruleset.power_by_name(holder).unwrap();
+    game.state.control[t.index()] = Some(q);
+    game.state.start_control = game.state.control.clone();
+    game.state.add_unit(UnitType::IndustrialComplex, q, t);
+    for &(kind, n) in units {
+        for _ in 0..n {
+            game.state.add_unit(kind, q, t);
+        }
+    }
+    q
 }
