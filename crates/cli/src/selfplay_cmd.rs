@@ -47,6 +47,8 @@ pub fn run(args: &Args) -> ExitCode {
     let bar = ProgressBar::new(games);
     bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed_precise}  {msg}").expect("valid template"));
     let (mut axis_wins, mut allies_wins, mut draws, mut total_rounds) = (0u64, 0u64, 0u64, 0u64);
+    // The rounds of each decided game (issue 14's target is their median).
+    let mut decided: Vec<u32> = Vec::new();
     let start = Instant::now();
     for k in 0..games {
         let o = play_with(rs.clone(), seed + k, axis_kind, allies_kind, rounds);
@@ -61,6 +63,9 @@ pub fn run(args: &Args) -> ExitCode {
             bar.suspend(|| println!("seed {}: {who} after {} rounds{taken}", seed + k, o.rounds.min(rounds)));
         }
         total_rounds += o.rounds.min(rounds) as u64;
+        if o.winner.is_some() {
+            decided.push(o.rounds.min(rounds));
+        }
         match o.winner {
             Some(Side::Axis) => axis_wins += 1,
             Some(Side::Allies) => allies_wins += 1,
@@ -78,8 +83,24 @@ pub fn run(args: &Args) -> ExitCode {
     println!("allies wins:  {allies_wins:>5} ({:.1}%)", pct(allies_wins));
     println!("undecided:    {draws:>5} ({:.1}%)", pct(draws));
     println!("average rounds: {:.1}", total_rounds as f64 / games as f64);
+    if let Some(median) = median(&mut decided) {
+        let mean = decided.iter().map(|r| *r as f64).sum::<f64>() / decided.len() as f64;
+        println!("rounds of decided games: median {median}, mean {mean:.1}");
+    }
     println!("games per second: {:.1} ({:.1} ms a game)", games as f64 / secs, 1000.0 * secs / games as f64);
     ExitCode::SUCCESS
+}
+
+/// The median of `rounds` (the mean of the middle two where their number
+/// is even); `None` for none.
+fn median(rounds: &mut [u32]) -> Option<f64> {
+    rounds.sort_unstable();
+    let n = rounds.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(rounds[n / 2] as f64),
+        _ => Some((rounds[n / 2 - 1] + rounds[n / 2]) as f64 / 2.0),
+    }
 }
 
 /// The ruleset with the options given as `NAME=VALUE`, read as `play` reads
@@ -90,4 +111,14 @@ fn with_options(ruleset: &str, options: &[String]) -> Result<std::sync::Arc<warb
     start.options = crate::play::parse_options(options)?;
     let record = warboard_record::Record::new(start).map_err(|e| e.to_string())?;
     Ok(record.game().ruleset.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_median_of_decided_rounds() {
+        assert_eq!(super::median(&mut []), None);
+        assert_eq!(super::median(&mut [9, 4, 21]), Some(9.0));
+        assert_eq!(super::median(&mut [20, 4, 21, 7]), Some(13.5));
+    }
 }

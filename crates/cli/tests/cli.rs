@@ -79,6 +79,7 @@ fn selfplay_plays_europe_games() {
     assert!(ok, "{err}");
     assert!(out.contains("2 europe games, axis: ai, allies: random, at most 30 rounds, seeds 1..2"), "{out}");
     assert!(out.contains("axis wins:        2 (100.0%)"), "{out}");
+    assert!(out.contains("rounds of decided games: median "), "{out}");
     // --each: each game's line tells which capitals fell, and when.
     let (ok, out, err) = warboard(&["selfplay", "--ruleset", "europe", "-n", "1", "--axis", "ai", "--allies", "random", "--rounds", "30", "--each"]);
     assert!(ok, "{err}");
