@@ -62,7 +62,9 @@ impl<O: Odds> ComputerPlayer<O> {
                 .collect(),
             None => Vec::new(),
         };
-        let front = geo::land_distance_to_enemy(&rel, p);
+        // Where troops may be picked up from: away from the land front
+        // (worked out only when there are transports to pick them up).
+        let front = if empty.is_empty() { Vec::new() } else { geo::land_distance_to_enemy(&rel, p) };
         let mut shores: Vec<SpaceId> = landing_zones.iter().flat_map(|z| rs.map.neighbours(*z).iter().copied()).filter(|t| rel.enemy_land(p, *t)).collect();
         let pickup_only = siege_of.filter(|c| !empty.is_empty() && !shores.contains(c));
         shores.extend(pickup_only);
@@ -408,9 +410,7 @@ impl<O: Odds> ComputerPlayer<O> {
         }
         plan
     }
-}
 
-impl<O: Odds> ComputerPlayer<O> {
     /// With `joint_assaults`: whether an attack on the enemy capital `t`
     /// that `chosen` cannot win alone is worth making because the allies'
     /// land units beside it, moving after this power and before the
