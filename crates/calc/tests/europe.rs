@@ -88,17 +88,16 @@ fn a_destroyer_cancels_the_first_strike() {
     close("attacker wins", o.attacker_wins, 0.25);
     close("draw", o.draw, 0.25);
     close("defender wins", o.defender_wins, 0.5);
-    // The destroyer sunk, the submarine strikes first again. Against a
-    // destroyer and a transport, per round: the submarine's hit (1/3) takes
-    // the destroyer (the transport goes last), the defenders hit the
-    // submarine with 1 - (1/2)(5/6) = 7/12. The destroyer alone sinks with
+    // Against a destroyer and a transport, per round: the submarine's hit
+    // (1/3) takes the transport (the cheaper: Europe's transports defend,
+    // so they are lost by their cost, FORMAT v2), the defenders hit the
+    // submarine with 1 - (1/2)(5/6) = 7/12. The transport alone sinks with
     // (1/3)(5/12) = 5/36 of the rounds, 26/36 change something: then it is
-    // the first strike's 3/4 against the transport (5/8 if the destroyer
-    // still cancelled it).
+    // the submarine against the destroyer above.
     let o = exact("1 sub vs 1 dd, 1 trn", &CalcOptions::default());
-    close("attacker wins", o.attacker_wins, 5.0 / 26.0 * 0.75);
-    close("defender wins", o.defender_wins, 21.0 / 26.0 + 5.0 / 26.0 * 0.25);
-    close("draw", o.draw, 0.0);
+    close("attacker wins", o.attacker_wins, 5.0 / 26.0 * 0.25);
+    close("defender wins", o.defender_wins, 21.0 / 26.0 + 5.0 / 26.0 * 0.5);
+    close("draw", o.draw, 5.0 / 26.0 * 0.25);
 }
 
 #[test]

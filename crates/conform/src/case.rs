@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use warboard_rules::game::Game;
-use warboard_rules::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
+use warboard_rules::ids::{PowerId, SpaceId, UnitId, UnitType};
 use warboard_rules::ruleset::{ResearchCharts, SetupUnit};
 use warboard_rules::select::{self, Selector};
 use warboard_rules::state::{Development, Phase};
@@ -457,8 +457,10 @@ pub fn action(game: &Game, names: &HashMap<String, UnitId>, v: &Value) -> Result
             Action::Reclaim { at, units: select::for_reclaim(game, &sels, at).map_err(NoSuchUnits)? }
         }
         "surrender" => {
-            let s = field(v, "side").and_then(Value::as_str).unwrap_or("");
-            Action::Surrender { side: Side::parse(s).ok_or_else(|| Malformed(format!("unknown side `{s}`")))? }
+            // v1: `axis` or `allies`; v2, Alternative: a team of the `teams`
+            // option (the rules refuse a team the game does not have).
+            let s = field(v, "side").and_then(Value::as_str).ok_or_else(|| Malformed("`surrender` names a `side` (a team) or a `power`".into()))?;
+            Action::Surrender { team: s.to_string() }
         }
         // The vocabulary let through a type that is in the ruleset's row of
         // ADDITIONS but that is not read here yet.

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use warboard_record::{ApplyError, DiceMode, Entry, Origin, Record};
 use warboard_ai::{PlanningPlayer, Player};
 use warboard_rules::game::Actor;
-use warboard_rules::{GameState, PowerId, Side};
+use warboard_rules::{GameState, PowerId};
 
 /// The most actions the engine takes in a row for the powers it plays:
 /// a full round of passive turns is well under a hundred; this only stops a
@@ -117,11 +117,22 @@ impl Session {
             }
             Actor::Power(_) => {}
         }
+        // The power the action is taken by: the one it names (FORMAT v2
+        // `power`: in a phase of the whole round, which nation acts; a
+        // nation surrendering alone), else the one the game waits for. It
+        // must be one the client plays; the rules then judge whether that
+        // power may act now (issue 34: the check looked only at who acts
+        // first, so a client could shop for the engine's nations).
+        let named = warboard_conform::case::acting_power(self.record.game(), action).map_err(|e| Failure::new("action/malformed", e))?;
+        if let Some(p) = named.filter(|p| !self.client.contains(p)) {
+            let name = vocab::power(&self.record.game().ruleset, p);
+            return Err(Failure::new("game/not-your-turn", format!("{name} is played by the engine, not by this client")));
+        }
         // Surrender is open at any moment, but only for a side the client plays.
         if action.get("type").and_then(Value::as_str) == Some("surrender") {
-            let rs = &self.record.game().ruleset;
-            let side = action.get("side").and_then(Value::as_str).and_then(Side::parse);
-            if side.is_some_and(|side| !self.client.iter().any(|p| rs.side(*p) == side)) {
+            let teams = &state.teams;
+            let team = action.get("side").and_then(Value::as_str);
+            if team.is_some_and(|team| !self.client.iter().any(|p| teams.team_of(*p) == Some(team))) {
                 return Err(Failure::new("game/not-your-side", "the client may surrender only a side it plays"));
             }
         }

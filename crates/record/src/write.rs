@@ -69,7 +69,7 @@ pub fn action_to_format(action: &Action, rs: &Ruleset) -> Value {
         Action::Submerge { units, to } => with(json!({"type": "submerge", "units": id_selectors(units)}), "to", optional_space(rs, *to)),
         Action::Resolve { at } => with(json!({"type": "resolve"}), "at", optional_space(rs, *at)),
         Action::Place { at, units } => json!({"type": "place", "at": space(rs, *at), "units": unit_counts(units)}),
-        Action::Surrender { side } => json!({"type": "surrender", "side": side.name()}),
+        Action::Surrender { team } => json!({"type": "surrender", "side": team}),
         Action::Intercept { at, units } => json!({"type": "intercept", "at": space(rs, *at), "units": id_selectors(units)}),
         Action::Convert { at, units } => json!({"type": "convert", "at": space(rs, *at), "units": id_selectors(units)}),
         Action::Lend { units, route, to } => {

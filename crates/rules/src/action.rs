@@ -2,7 +2,7 @@
 //! produce, and the error that rejects an action.
 
 use crate::battle::BattleResult;
-use crate::ids::{PowerId, Side, SpaceId, UnitId, UnitType};
+use crate::ids::{PowerId, SpaceId, UnitId, UnitType};
 use crate::state::{Development, Phase, Winner};
 use serde::{Deserialize, Serialize};
 
@@ -36,7 +36,9 @@ pub enum Action {
     Submerge { units: Vec<UnitId>, to: Option<SpaceId> },
     Resolve { at: Option<SpaceId> },
     Place { at: SpaceId, units: Vec<(UnitType, u32)> },
-    Surrender { side: Side },
+    /// A team gives up (v1: `axis` or `allies`; in Alternative a team of
+    /// the `teams` option, FORMAT.md v2 "surrender").
+    Surrender { team: String },
     /// The Soviet Patriotic War (Europe): the turn power takes over allied
     /// land and air units at one of its own original industrial complexes.
     Convert { at: SpaceId, units: Vec<UnitId> },

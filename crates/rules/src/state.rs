@@ -95,6 +95,10 @@ pub struct UnitFlags {
     pub bombing: bool,
     /// A unit placed this turn (a new carrier takes no fighters, DAAK 3.4(f)).
     pub new: bool,
+    /// A bomber that dropped paratroopers this turn: its combat movement
+    /// is over (AA50 errata p. 12).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub dropped: bool,
     /// An AA gun that fired a rocket this turn.
     pub fired_rocket: bool,
     /// An industrial complex a rocket struck this turn (AA50 errata p. 12:
@@ -119,6 +123,11 @@ pub struct UnitFlags {
     /// the ship a move when it has not moved since, ALT L36).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boarded_at: Option<u8>,
+    /// Alternative: a land unit that boarded a ship out of a battle between
+    /// its rounds; it may land anywhere while the battle goes on (a bridge
+    /// out of a battle, ALT L36).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub left_battle: bool,
     /// Lent to a teammate this turn (ALT L56: taken back on a later turn).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lent_this_turn: bool,
@@ -193,6 +202,11 @@ pub struct GameState {
     pub battles: Vec<Battle>,
     /// Developments each power has (bit `Development as u16`).
     pub developments: Vec<u16>,
+    /// The turn's power has rolled its research this turn: research is one
+    /// roll a turn (AA50 rules, Research & Development: "roll one die for
+    /// each researcher"; classic's dice are bought and rolled once).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub researched: bool,
     /// Researcher tokens each power holds (Anniversary: kept until a
     /// breakthrough; lost with the capital, AA50 FAQ: Miscellaneous).
     #[serde(default)]

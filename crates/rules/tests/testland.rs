@@ -318,7 +318,7 @@ fn teams_live_in_the_state_and_win_together() {
     g.state.teams.of[green.index()] = None;
     assert!(!g.state.allied(blue, green) && g.relations().enemies(blue, green));
     g.state.teams.of[green.index()] = Some(1);
-    g.apply(&Action::Surrender { side: warboard_rules::Side::Axis }, &mut FixedDice(6)).unwrap();
+    g.apply(&Action::Surrender { team: "axis".into() }, &mut FixedDice(6)).unwrap();
     let w = g.state.winner.clone().unwrap();
     assert_eq!((w.team.as_deref(), w.powers), (Some("allies"), vec![blue, green]));
 }

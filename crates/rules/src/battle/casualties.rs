@@ -313,17 +313,20 @@ fn likeness(s: &GameState, id: UnitId) -> (crate::ids::PowerId, crate::ids::Unit
     (u.owner, u.kind, u.hits, cargo)
 }
 
-/// A unit type's place in the default order of loss (FORMAT.md): lower keys
-/// are lost first. Transports (and defenseless units) only when nothing else can be taken, then the
-/// cheapest, then the lower combat value in its role. The calculator orders
-/// its casualties by this same key.
+/// A unit type's place in the default order of loss (FORMAT.md v2,
+/// `resolve`): lower keys are lost first. Defenseless units (Anniversary's
+/// transports) only when nothing else can be taken, then the cheapest, then
+/// the lower combat value in its role. Where transports defend like any
+/// unit (classic, Europe) they are lost by their cost like any unit: a
+/// battleship is not thrown away to save an empty transport (issue 28).
+/// The calculator orders its casualties by this same key.
 pub fn loss_order_key(st: &crate::ruleset::UnitStats, attacking: bool) -> (bool, u32, u8) {
-    (st.transport_capacity() > 0 || st.defenseless, st.cost, if attacking { st.attack } else { st.defense })
+    (st.defenseless, st.cost, if attacking { st.attack } else { st.defense })
 }
 
-/// The default order of loss (FORMAT.md): a hit that only damages a unit
+/// The default order of loss (FORMAT.md v2): a hit that only damages a unit
 /// with hit points to spare first (it costs nothing), then
-/// [`loss_order_key`], then empty transports before loaded ones, then the
+/// [`loss_order_key`] with a unit's cargo counted in its cost, then the
 /// later unit first. A unit appears once per hit it can take.
 pub fn default_order(rs: &Ruleset, s: &GameState, candidates: &[UnitId], attacking: bool) -> Vec<UnitId> {
     let mut v: Vec<(bool, UnitId)> = Vec::new();
@@ -337,9 +340,9 @@ pub fn default_order(rs: &Ruleset, s: &GameState, candidates: &[UnitId], attacki
     // The key walks the board for cargo: once per unit, not per comparison.
     v.sort_by_cached_key(|(spare, id)| {
         let u = s.unit(*id).unwrap();
-        let (transport, cost, value) = loss_order_key(rs.stats(u.kind), attacking);
+        let (defenseless, cost, value) = loss_order_key(rs.stats(u.kind), attacking);
         let cargo: u32 = s.cargo_of(*id).map(|c| rs.stats(c.kind).cost).sum();
-        (!spare, transport, cost, value, cargo, std::cmp::Reverse(u.id))
+        (!spare, defenseless, cost + cargo, value, std::cmp::Reverse(u.id))
     });
     v.into_iter().map(|(_, id)| id).collect()
 }

@@ -23,8 +23,14 @@ impl Ctx<'_> {
         };
         self.s.control[t.index()] = Some(new_owner);
         self.s.conquered[t.index()] = true;
+        // A capital held for a round is held "simultaneously" with the
+        // holder's own: losing either, even if retaken, starts the count
+        // again (EUROPE FAQ: Victory Conditions, Q1).
         let teams = &self.s.teams;
-        self.s.capitals_held.retain(|(p, c)| *c != t || teams.allied(*p, new_owner));
+        self.s.capitals_held.retain(|(p, c)| {
+            let own = rs.power(*p).capital == Some(t);
+            (*c != t && !own) || teams.allied(*p, new_owner)
+        });
         // Factories and AA guns go to the new controller (DAAK 3.1(e));
         // a captured AA gun may not move this turn (DAAK 4.4(b)).
         let teams = self.s.teams.clone();

@@ -9,16 +9,19 @@ use crate::state::GameState;
 
 impl Ctx<'_> {
     /// Ships of `p` that moved along `route`: a warship among them passing
-    /// through a convoy zone that holds no enemy warship takes it (EUROPE
-    /// FAQ: "entering or passing through"; FORMAT.md v2 says it of German
-    /// warships, and the Allies reopen a route the same way).
+    /// through an enemy's convoy zone that holds no warship of the convoy's
+    /// side takes it (EUROPE FAQ: "Axis subs can move into or through
+    /// Convoy centers"; FORMAT.md v2 gives taking a convoy in passing to
+    /// German warships). The Allies reopen a route by ending a move there.
+    /// A submerged submarine counts (FORMAT.md v2, "Convoys").
     pub(crate) fn convoys_passed(&mut self, p: PowerId, ships: &[UnitId], route: &[SpaceId]) {
         let (rs, s) = (self.rs, &mut *self.s);
         if !ships.iter().any(|id| s.unit(*id).is_some_and(|u| is_warship(rs, u.kind))) {
             return;
         }
         for &z in &route[1..route.len().saturating_sub(1)] {
-            if rs.map.space(z).convoy.is_none() {
+            let Some(convoy) = &rs.map.space(z).convoy else { continue };
+            if s.allied(p, convoy.owner) {
                 continue;
             }
             let contested = s.units.iter().any(|u| u.at == z && is_warship(rs, u.kind) && !s.allied(u.owner, p));

@@ -65,6 +65,7 @@ impl Game {
             unplaced: BTreeMap::new(),
             placed: BTreeMap::new(),
             neutral_fees: 0,
+            researched: false,
             battles: Vec::new(),
             developments: vec![0; powers],
             researchers: vec![0; powers],
@@ -240,12 +241,15 @@ impl Game {
     /// The power an action is taken by, or why `power` may not take it.
     fn check_actor(&self, power: Option<PowerId>, action: &Action) -> Result<PowerId, RuleError> {
         let rs = &self.ruleset;
-        if let Action::Surrender { side } = action {
-            // A side may give up at any time, by any power of it.
+        if let Action::Surrender { team } = action {
+            // A team may give up at any time, by any power of it.
+            if !self.state.teams.names.iter().any(|n| n == team) {
+                return reject("surrender/unknown-team", format!("there is no team `{team}` in this game"));
+            }
             return match power {
                 None => Ok(self.state.turn),
-                Some(p) if self.state.teams.team_of(p) == Some(side.name()) => Ok(p),
-                Some(p) => reject("action/not-your-turn", format!("{} is not on the {} side", rs.power(p).id, side.name())),
+                Some(p) if self.state.teams.team_of(p) == Some(team.as_str()) => Ok(p),
+                Some(p) => reject("action/not-your-turn", format!("{} is not on the {team} team", rs.power(p).id)),
             };
         }
         if let Action::SurrenderNation { power: p } = action {
@@ -335,11 +339,8 @@ impl Ctx<'_> {
             let rs = self.rs;
             return reject("game/over", format!("the game is over: {} won", w.describe(|p| rs.power(p).id.clone())));
         }
-        if let Action::Surrender { side } = action {
-            let winner = crate::state::Winner::team(&self.s.teams, side.other().name());
-            self.events.push(Event::Victory { winner: winner.clone(), reason: format!("the {} surrendered", side.name()) });
-            self.s.winner = Some(winner);
-            return Ok(());
+        if let Action::Surrender { team } = action {
+            return self.surrender_team(team);
         }
         let phase = self.s.phase;
         let in_battle = matches!(

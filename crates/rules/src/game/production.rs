@@ -17,6 +17,12 @@ impl Ctx<'_> {
         if !self.rs.options.weapons_development {
             return reject("research/off", "weapons development is off in this game (option weapons_development)");
         }
+        if self.s.researched {
+            return reject(
+                "research/once-a-turn",
+                format!("{} has rolled its research this turn: researchers roll once a turn (AA50 rules: Research & Development)", self.power_name(self.s.turn)),
+            );
+        }
         if self.rs.options.research_charts == ResearchCharts::Anniversary {
             return self.research_with_researchers(dice, chart);
         }
@@ -36,6 +42,7 @@ impl Ctx<'_> {
             return reject("research/cost", format!("{dice} research dice cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
         }
         self.s.ipcs[p.index()] -= cost;
+        self.s.researched = true;
         let mut rolled = Vec::new();
         for _ in 0..dice {
             rolled.push(self.roll()?);
@@ -102,6 +109,7 @@ impl Ctx<'_> {
             return reject("research/chart-complete", format!("{} holds every development of that chart", self.power_name(p)));
         }
         self.s.ipcs[p.index()] -= cost;
+        self.s.researched = true;
         let mut rolled = Vec::new();
         for _ in 0..held {
             rolled.push(self.roll()?);

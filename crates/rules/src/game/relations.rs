@@ -84,8 +84,10 @@ impl<'a> Relations<'a> {
     /// a sub), and submarines pass everything but a destroyer (AA50 errata
     /// p. 29: a destroyer cancels Sub Movement).
     pub fn ships_stopping(&self, p: PowerId, at: SpaceId, moving_subs_only: bool) -> bool {
+        // A submerged submarine stops no movement (EUROPE FAQ: Submarines;
+        // FORMAT.md v2, unit `submerged`).
         if !self.rs.options.ships_ignore_subs_and_transports {
-            return self.has_enemy_ships(p, at);
+            return self.enemy_ships(p, at).any(|u| !u.flags.submerged);
         }
         self.enemy_ships(p, at).filter(|u| !u.flags.submerged).any(|u| {
             let st = self.rs.stats(u.kind);

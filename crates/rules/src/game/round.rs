@@ -319,6 +319,43 @@ impl Ctx<'_> {
         }
     }
 
+    /// A team gives up (FORMAT.md `surrender`; v2: in Alternative a team of
+    /// the `teams` option). With two sides (classic, Europe, Anniversary)
+    /// the other side wins at once. Under the Alternative rules each of its
+    /// nations in play gives up as one nation would; a team left alone in
+    /// play (or one independent nation) then wins, else the game goes on.
+    pub(crate) fn surrender_team(&mut self, team: &str) -> Result<(), RuleError> {
+        let teams = self.s.teams.clone();
+        let members = teams.members(team);
+        if self.rs.options.capital_victory != crate::ruleset::CapitalVictory::AllEnemyCapitals {
+            let Some(other) = teams.names.iter().find(|n| n.as_str() != team) else {
+                return reject("surrender/unknown-team", format!("there is no team to surrender `{team}` to"));
+            };
+            let winner = Winner::team(&teams, other);
+            self.events.push(Event::Victory { winner: winner.clone(), reason: format!("the {team} surrendered") });
+            self.s.winner = Some(winner);
+            return Ok(());
+        }
+        let in_play = self.nations_in_play();
+        if !members.iter().any(|p| in_play.contains(p)) {
+            return reject("surrender/not-in-play", format!("no nation of the {team} team is in the game"));
+        }
+        for p in members.into_iter().filter(|p| in_play.contains(p)) {
+            self.surrender_nation(p)?;
+        }
+        let left = self.nations_in_play();
+        let Some(first) = left.first().copied() else { return Ok(()) };
+        if left.iter().all(|p| teams.allied(first, *p)) {
+            let winner = match teams.team_of(first) {
+                Some(name) => Winner { team: Some(name.to_string()), powers: teams.members(name).into_iter().filter(|p| self.rs.plays(*p)).collect() },
+                None => Winner { team: None, powers: vec![first] },
+            };
+            self.events.push(Event::Victory { winner: winner.clone(), reason: format!("the {team} surrendered: every rival nation is out (ALT L4)") });
+            self.s.winner = Some(winner);
+        }
+        Ok(())
+    }
+
     /// One nation gives up (FORMAT.md v2): its units leave the board and it
     /// is out of the game; its territories stay claimed until captured.
     pub(crate) fn surrender_nation(&mut self, p: PowerId) -> Result<(), RuleError> {

@@ -207,6 +207,7 @@ impl Ctx<'_> {
         self.s.purchased = self.s.unplaced.remove(&p).unwrap_or_default();
         self.s.placed.clear();
         self.s.neutral_fees = 0;
+        self.s.researched = false;
         self.s.battles.clear();
         let transports_of_p: Vec<_> = self
             .s

@@ -236,6 +236,12 @@ pub struct RuleKnobs {
     /// transport in a sea zone with enemy subs can't load troops during
     /// Combat Movement"; "submerged subs don't prevent loading").
     pub enemy_submarines_block_loading: bool,
+    /// A transport that survived a sea battle may load or unload in
+    /// non-combat move (EUROPE FAQ: Submarines, Q5: "a transport that
+    /// survives combat can either load or unload during Non-combat
+    /// Movement"); false: its troops stay aboard until their owner's next
+    /// turn (DAAK 3.2(f)).
+    pub unload_after_sea_battle: bool,
     /// The power that may take over its allies' units at its own original
     /// industrial complexes (Europe's Soviet Patriotic War: `russia`);
     /// empty: nobody.
@@ -421,6 +427,7 @@ impl Default for RuleKnobs {
             raid_air_combat: RaidAirCombat::OneAndTwo,
             amphibious_retreat: AmphibiousRetreat::Nobody,
             enemy_submarines_block_loading: false,
+            unload_after_sea_battle: false,
             patriotic_war: String::new(),
             bystanders_share_losses: false,
             research_charts: ResearchCharts::Classic,

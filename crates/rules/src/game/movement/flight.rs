@@ -7,7 +7,9 @@ use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId};
 
 impl Ctx<'_> {
-    pub(super) fn move_air(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], combat: bool, bombing: bool) -> Result<(), RuleError> {
+    /// `drop`: bombers carrying paratroopers, whose target is the hostile
+    /// territory they drop into, defended or not (AA50 errata p. 12).
+    pub(super) fn move_air(&mut self, p: PowerId, units: &[UnitId], route: &[SpaceId], combat: bool, bombing: bool, drop: bool) -> Result<(), RuleError> {
         let steps = (route.len() - 1) as u8;
         let dest = *route.last().unwrap();
         for &id in units {
@@ -53,11 +55,11 @@ impl Ctx<'_> {
                 }
             } else {
                 let battle_there = rel.enemy_defenders(p, dest).next().is_some() || (self.rs.map.is_sea(dest) && rel.enemy_units(p, dest).next().is_some());
-                if !battle_there && neutrals.is_empty() {
+                if !battle_there && neutrals.is_empty() && !drop {
                     return reject("move/combat-needs-target", format!("no enemy units are in {}: aircraft attack only where there is a battle", self.name(dest)));
                 }
             }
-        } else if rel.enemy_land(p, dest) || rel.enemy_units(p, dest).next().is_some() {
+        } else if rel.enemy_land(p, dest) || rel.enemy_units(p, dest).any(|u| !u.flags.submerged) {
             return reject("move/enemy-in-noncombat", format!("{} is held by the enemy: it can be entered only in combat move", self.name(dest)));
         }
         // A landing must stay within reach (no suicide moves; DAAK 3.4(g),
@@ -117,8 +119,22 @@ impl Ctx<'_> {
             let rel = self.rel();
             let battle_there = rel.enemy_defenders(p, dest).next().is_some()
                 || (self.rs.map.is_sea(dest) && rel.enemy_units(p, dest).next().is_some());
+            // No raid exists until bombers reach their target: one whose
+            // bombers were all shot down on the way declares none, and its
+            // fighters escort nothing (EUROPE FAQ: Strategic Bombing Raids,
+            // Q3).
+            let bombers_arrived = units.iter().any(|id| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).strategic_bomber));
+            let raid_there = self.s.battles.iter().any(|b| b.at == dest && b.kind == crate::battle::BattleKind::Bombing);
             if bombing {
-                self.declare_bombing(dest, route);
+                if bombers_arrived || raid_there {
+                    self.declare_bombing(dest, route);
+                } else {
+                    for id in units {
+                        if let Some(u) = self.s.unit_mut(*id) {
+                            u.flags.bombing = false;
+                        }
+                    }
+                }
             } else if battle_there {
                 // AA50 errata p. 19: a retreat goes only where an attacking
                 // land or sea unit came from, so aircraft routes name none.

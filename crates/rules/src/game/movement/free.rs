@@ -33,14 +33,34 @@ impl Ctx<'_> {
             }
         }
         // A battle that waits for the attacker: units move into or out of
-        // it, nothing else (ALT L46).
+        // it, nothing else (ALT L46), by land or air or over a bridge (ALT
+        // L36: "a ship can use its two moves to bridge four units into or
+        // out of a battle"): units board a ship beside the battle to land in
+        // it, ships bring cargo beside it, and what boarded out of it sails
+        // and lands where it likes.
+        let mut leaving_battle = None;
         if let Some(b) = self.s.battles.iter().find(|b| !b.result.is_over()) {
             if b.pending.is_some() {
                 return reject("move/casualties-first", "casualties must be chosen first");
             }
             let at = b.at;
-            if route[0] != at && *route.last().unwrap() != at {
+            let dest = *route.last().unwrap();
+            let map = &self.rs.map;
+            let unit = |id: &UnitId| self.s.unit(*id).unwrap();
+            let is_land_unit = |id: &UnitId| self.stats(unit(id).kind).domain == crate::ids::Domain::Land;
+            let is_ship = |id: &UnitId| self.stats(unit(id).kind).domain == crate::ids::Domain::Sea;
+            let out_of_battle = |id: &UnitId| unit(id).flags.left_battle;
+            let cargo_of = |id: &UnitId| self.s.cargo_of(*id).map(|c| c.id).collect::<Vec<_>>();
+            let boarding_beside = route.len() == 2 && map.is_sea(dest) && map.adjacent(dest, at) && units.iter().all(is_land_unit);
+            let ferrying_in = map.is_sea(dest) && map.adjacent(dest, at) && units.iter().all(|id| is_ship(id) && !cargo_of(id).is_empty());
+            let landing_out = map.is_sea(route[0]) && units.iter().all(|id| is_land_unit(id) && out_of_battle(id));
+            let ferrying_out = units.iter().all(|id| is_ship(id) && !cargo_of(id).is_empty() && cargo_of(id).iter().all(out_of_battle));
+            let bridge = boarding_beside || ferrying_in || landing_out || ferrying_out;
+            if route[0] != at && dest != at && !bridge {
                 return reject("move/battle-open", format!("between battle rounds units move only into or out of {} (ALT L46)", self.name(at)));
+            }
+            if route[0] == at && map.is_sea(dest) {
+                leaving_battle = Some(at);
             }
             // Moving out is retreating: never a tank that landed from a ship.
             if route[0] == at && units.iter().any(|id| self.s.unit(*id).is_some_and(|u| u.flags.unloaded)) {
@@ -76,6 +96,11 @@ impl Ctx<'_> {
             crate::ids::Domain::Air => self.fly_free(units, route, transport),
             crate::ids::Domain::Land => self.walk_free(units, route, transport),
         }?;
+        if leaving_battle.is_some() {
+            for id in units {
+                self.s.unit_mut(*id).unwrap().flags.left_battle = true;
+            }
+        }
         self.leave_battle_if_empty(route[0]);
         self.events.push(Event::Moved { units: units.to_vec(), route: route.to_vec() });
         let _ = dest;

@@ -34,6 +34,11 @@ impl Ctx<'_> {
                         return reject("move/before-loading", format!("the {} has moved this turn and may not board a transport (DAAK 3.2(b))", u.kind));
                     }
                 }
+                // Boarding in combat move is for an amphibious assault
+                // (DAAK 3.2(c)), and AA guns never attack (DAAK 3.1(f)).
+                if combat && units.iter().any(|id| self.stats(self.s.unit(*id).unwrap().kind).anti_aircraft > 0) {
+                    return reject("move/aa-cannot-attack", "AA guns do not attack, so they board transports only in non-combat move (DAAK 3.1(f), 3.2(c))");
+                }
                 let sea = route[1];
                 let landing = route.get(2).copied();
                 let subs_there = self.rel().enemy_units(p, sea).any(|u| self.stats(u.kind).submarine && !u.flags.submerged);
@@ -239,7 +244,7 @@ impl Ctx<'_> {
                 return reject("move/not-cargo", format!("the {} is not aboard a transport", u.kind));
             };
             let tr = self.s.unit(t).unwrap();
-            if tr.flags.fought {
+            if tr.flags.fought && !(self.rs.options.unload_after_sea_battle && !combat) {
                 return reject(
                     "move/cargo-after-sea-battle",
                     "troops aboard a transport that fought a sea battle stay aboard until their owner's next turn (DAAK 3.2(f))",

@@ -124,7 +124,7 @@ impl Ctx<'_> {
             self.convoys_passed(p, &sea, route);
         }
         if !air.is_empty() {
-            self.move_air(p, &air, route, combat, bombing)?;
+            self.move_air(p, &air, route, combat, bombing, false)?;
         }
         self.events.insert(first_event, Event::Moved { units: units.to_vec(), route: route.to_vec() });
         Ok(())
@@ -165,7 +165,7 @@ impl Ctx<'_> {
             self.check_may_move(*id, combat)?;
         }
         let first_event = self.events.len();
-        self.move_air(p, air, route, combat, false)?;
+        self.move_air(p, air, route, combat, false, true)?;
         let mut carriers: Vec<UnitId> = air.to_vec();
         for id in land {
             let bomber = carriers.remove(0);
@@ -175,9 +175,21 @@ impl Ctx<'_> {
             u.flags.moved_in_combat = true;
             u.landed_from = Some(bomber);
         }
-        if self.rel().enemy_defenders(p, dest).next().is_none() && !self.s.battles.iter().any(|b| b.at == dest && !b.result.is_over()) {
-            // An empty hostile territory: the drop takes it, like a walk in.
+        // The drop ends the bomber's combat movement (AA50 errata p. 12).
+        for id in air {
+            self.s.unit_mut(*id).unwrap().flags.dropped = true;
+        }
+        let rel = self.rel();
+        let undefended = rel.enemy_defenders(p, dest).next().is_none() && !self.s.battles.iter().any(|b| b.at == dest && !b.result.is_over());
+        if undefended && rel.enemy_units(p, dest).next().is_some() {
+            // Only an AA gun or a complex: its battle comes first.
             self.declare_battle(dest, &route[route.len() - 1..], false);
+        } else if undefended && rel.enemy_land(p, dest) {
+            // An empty hostile territory: the drop takes it, like a walk in
+            // (AA50 FAQ: Weapons Development, Q2; FORMAT.md: an undefended
+            // territory changes hands when a capturing unit enters it). One
+            // blitzed earlier in this combat move is taken already.
+            self.take_territory(dest, p);
         }
         let units: Vec<UnitId> = land.iter().chain(air).copied().collect();
         self.events.insert(first_event, Event::Moved { units, route: route.to_vec() });
@@ -191,11 +203,29 @@ impl Ctx<'_> {
         if st.movement == 0 {
             return reject("move/immobile", format!("a {} cannot move", u.kind));
         }
+        if u.flags.dropped {
+            return reject("move/after-drop", format!("the {} dropped paratroopers this turn: that ends its combat movement (AA50 errata p. 12)", u.kind));
+        }
         if u.flags.captured {
             return reject("move/captured-aa", "an AA gun captured this turn may not move (DAAK 4.4(b))");
         }
         if u.flags.unloaded {
             return reject("move/after-unloading", format!("the {} landed from a transport this turn and moves no more (DAAK 3.2(b))", u.kind));
+        }
+        // A unit that moved into a space where it must fight stops there,
+        // however the route is split into moves (DAAK 4.1; AA50 rules,
+        // Combat Move: "units moving into a hostile space must stop"); its
+        // cargo may still land, as an amphibious assault from a zone with
+        // a sea battle does (DAAK 4.3(c)). A paratroopers' bomber stops
+        // with its drop (AA50 errata p. 12).
+        if combat && u.flags.moved_in_combat && u.carried_by.is_none() {
+            if let Some(b) = self.s.battles.iter().find(|b| b.at == u.at && b.attacker == u.owner && !b.result.is_over()) {
+                let what = if b.kind == crate::battle::BattleKind::Bombing { "a strategic bombing raid" } else { "a battle" };
+                return reject(
+                    "move/stopped-in-battle",
+                    format!("the {} moved into {what} in {} this turn and stops there until it is fought", u.kind, self.name(u.at)),
+                );
+            }
         }
         if !combat && !st.is_air() && (u.flags.moved_in_combat || u.flags.fought) {
             return reject(
