@@ -516,11 +516,13 @@ fn amphibious_assault_with_two_battleships() {
 #[test]
 fn sea_battle_with_submarines_and_a_carrier() {
     // Sub hits take ships only (the carrier before the battleship); the
-    // defending fighter is lost if its carrier is.
+    // defending fighter is lost if its carrier is. Classic's transports
+    // defend, so they are lost by their cost like any unit (FORMAT v2):
+    // the transport (8) first, before a submarine (8, defends at 2) too.
     let mut b = reference::Battle::new(true, false, 0);
-    check("2 sub, 1 ftr vs 1 cv, 1 ftr, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Sub, Ftr], &[Ftr, Cv, Trn], Army::new());
+    check("2 sub, 1 ftr vs 1 cv, 1 ftr, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Sub, Ftr], &[Trn, Ftr, Cv], Army::new());
     let mut b = reference::Battle::new(true, false, 0);
-    check("1 bb, 1 sub vs 2 sub, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Bb], &[Sub, Sub, Trn], Army::new());
+    check("1 bb, 1 sub vs 2 sub, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Bb], &[Trn, Sub, Sub], Army::new());
 }
 
 #[test]
@@ -528,15 +530,16 @@ fn defending_submarines_against_aircraft_and_ships() {
     // The defending subs' hits take ships only (the battleship or the
     // attacking sub, never the fighter); the transport's hits take anyone.
     // "1 ftr, 1 bb vs 1 sub, 1 trn" by exact fractions (a separate
-    // computation): attacker wins 8944634/10643633, defender wins
-    // 1062023/10643633, draw 636976/10643633.
+    // computation, the transport lost first): attacker wins 3331/3773,
+    // defender wins 289/3773, draw 153/3773. (With transports kept for last,
+    // as before FORMAT v2: 8944634, 1062023 and 636976 of 10643633.)
     let mut b = reference::Battle::new(true, false, 0);
-    check("1 ftr, 1 bb vs 1 sub, 1 trn", &CalcOptions::default(), &mut b, &[Ftr, Bb], &[Sub, Trn], Army::new());
+    check("1 ftr, 1 bb vs 1 sub, 1 trn", &CalcOptions::default(), &mut b, &[Ftr, Bb], &[Trn, Sub], Army::new());
     let o = exact("1 ftr, 1 bb vs 1 sub, 1 trn", &CalcOptions::default());
-    let n = 10643633.0;
-    endings(&o, 8944634.0 / n, 1062023.0 / n, 636976.0 / n);
+    let n = 3773.0;
+    endings(&o, 3331.0 / n, 289.0 / n, 153.0 / n);
     let mut b = reference::Battle::new(true, false, 0);
-    check("1 ftr, 1 bmb, 1 sub, 1 bb vs 2 sub, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Ftr, Bmb, Bb], &[Sub, Sub, Trn], Army::new());
+    check("1 ftr, 1 bmb, 1 sub, 1 bb vs 2 sub, 1 trn", &CalcOptions::default(), &mut b, &[Sub, Ftr, Bmb, Bb], &[Trn, Sub, Sub], Army::new());
     let mut b = reference::Battle::new(true, false, 0);
     b.retreat_below = Some(0.5);
     let opts = CalcOptions { retreat: RetreatPolicy::WinChanceBelow(0.5), ..Default::default() };

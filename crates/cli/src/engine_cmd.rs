@@ -31,7 +31,9 @@ pub fn run() -> io::Result<()> {
             }
             Line::Text(text) => text,
         };
-        if line.trim().is_empty() {
+        // Only JSON's own whitespace makes an empty line; any other text
+        // (NBSP, U+2028, ...) is answered as not JSON (issue 34).
+        if line.trim_matches([' ', '\t', '\r', '\n']).is_empty() {
             continue;
         }
         let mut failed_write = None;

@@ -4,6 +4,7 @@
 /// FORMAT.md's JSON vocabulary: positions (`setup` + `state`) and actions.
 /// Shared by the conformance runner and the engine protocol.
 pub mod case;
+pub mod strict_json;
 mod check;
 
 use serde_json::Value;

@@ -8,6 +8,10 @@ use serde_json::{Map, Value};
 /// The longest request line the engine reads (bytes).
 pub const MAX_LINE: usize = 1 << 20;
 
+/// The longest string `id` (bytes): it is copied into every reply and event
+/// of its request, so a long one would multiply the output (issue 34).
+pub const MAX_ID: usize = 256;
+
 /// A request line that cannot be carried out as written.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("[{code}] {message}")]
@@ -34,6 +38,11 @@ pub fn parse_line(line: &str) -> Result<Request, ProtocolError> {
     }
     let value: Value =
         serde_json::from_str(line).map_err(|e| ProtocolError::new("protocol/not-json", format!("the line is not JSON: {e}")))?;
+    // Strict JSON: a key given twice would let the last one win unseen,
+    // and `null` for a field is not the same as leaving it out (issue 34).
+    if let Err(e) = warboard_conform::strict_json::check(line) {
+        return Err(ProtocolError::new("protocol/bad-field", e));
+    }
     let Value::Object(mut fields) = value else {
         return Err(ProtocolError::new("protocol/not-an-object", "a request is a JSON object with a `cmd`"));
     };
@@ -41,10 +50,15 @@ pub fn parse_line(line: &str) -> Result<Request, ProtocolError> {
     // An id comes back exactly as given: a string, or a whole number that
     // fits 64 bits (a larger one would come back as a float; issue 16,
     // finding 8).
-    if let Some(Value::Number(n)) = &id {
-        if !(n.is_u64() || n.is_i64()) {
+    match &id {
+        Some(Value::Number(n)) if !(n.is_u64() || n.is_i64()) => {
             return Err(ProtocolError::new("protocol/bad-field", format!("`id` is a string or a whole number of at most 64 bits, not {n}")));
         }
+        // Refused without echoing it back.
+        Some(v) if v.to_string().len() > MAX_ID => {
+            return Err(ProtocolError::new("protocol/bad-field", format!("an `id` is at most {MAX_ID} bytes of JSON; this one is {}", v.to_string().len())));
+        }
+        _ => {}
     }
     let fail = |code, message: String, cmd: Option<String>| ProtocolError { id: id.clone(), cmd, code, message };
     let cmd = match fields.get("cmd") {

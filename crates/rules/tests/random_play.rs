@@ -229,7 +229,7 @@ fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
     let old: BTreeSet<_> = before.units.iter().map(|u| u.id).collect();
     for u in &s.units {
         if !old.contains(&u.id) {
-            let placed = before.phase == Phase::Place && u.id.0 >= before.next_unit;
+            let placed = matches!(before.phase, Phase::Place | Phase::Shopping) && u.id.0 >= before.next_unit;
             if !placed {
                 return Err(format!("unit {:?} ({}) appeared from nowhere", u.id, u.kind));
             }
@@ -347,10 +347,12 @@ fn movement_ended(game: &Game, before: &GameState, units: &[UnitId]) -> Result<(
     Ok(())
 }
 
-/// "Only in combat move for an attack": a combat move ends where there is
-/// something to attack or take (enemy or neutral land, enemy units, a
-/// territory taken this turn that others join), aircraft never at a sea
-/// zone without enemy units, and AA guns never move (DAAK 3.1(f), 3.2(c)).
+/// "Only in combat move for an attack": a combat move attacks or takes
+/// something on its way or at its end (enemy or neutral land: a blitz, an
+/// overflight of a neutral, DAAK 2.7(c), 3.6; enemy units; a territory
+/// taken this turn that others join), aircraft never end at a sea zone
+/// without enemy units unless they took a neutral on the way, and AA guns
+/// never move (DAAK 3.1(f), 3.2(c)).
 fn combat_move_attacks(game: &Game, before: &GameState, units: &[UnitId], route: &[SpaceId]) -> Result<(), String> {
     let rs = &game.ruleset;
     let Some(mover) = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner) else { return Ok(()) };
@@ -359,13 +361,18 @@ fn combat_move_attacks(game: &Game, before: &GameState, units: &[UnitId], route:
     if units.iter().any(|id| stats(id).is_some_and(|st| st.anti_aircraft > 0)) {
         return Err("an AA gun moved in combat move".into());
     }
-    let enemies_there = before.units.iter().any(|u| u.at == dest && !before.allied(mover, u.owner));
+    let enemies_at = |t: SpaceId| before.units.iter().any(|u| u.at == t && !before.allied(mover, u.owner));
+    let hostile_land = |t: SpaceId| rs.map.is_land(t) && before.control[t.index()].is_none_or(|c| !before.allied(mover, c));
+    // Land units take empty enemy land as they pass (a blitz); aircraft
+    // only a neutral they fly over.
+    let air = units.iter().any(|id| stats(id).is_some_and(|st| st.is_air()));
+    let taken = |t: SpaceId| if air { rs.map.is_land(t) && before.control[t.index()].is_none() } else { hostile_land(t) };
+    let takes_on_the_way = route[1..route.len() - 1].iter().any(|t| taken(*t));
     if rs.map.is_land(dest) {
-        let hostile = before.control[dest.index()].is_none_or(|c| !before.allied(mover, c));
-        if !hostile && !enemies_there && !before.conquered[dest.index()] {
+        if !hostile_land(dest) && !enemies_at(dest) && !before.conquered[dest.index()] && !takes_on_the_way {
             return Err(format!("a combat move ended in friendly {} with nothing to attack", rs.map.name(dest)));
         }
-    } else if units.iter().any(|id| stats(id).is_some_and(|st| st.is_air())) && !enemies_there {
+    } else if air && !enemies_at(dest) && !takes_on_the_way {
         return Err(format!("aircraft flew to {} in combat move with no enemy there", rs.map.name(dest)));
     }
     Ok(())

@@ -120,8 +120,17 @@ impl Ruleset {
         }
         // Combined nations (ALT L58): the group's first power holds every
         // member's territories and the one capital chosen.
+        let mut combined: Vec<PowerId> = Vec::new();
         for group in self.options.combining_nations.clone() {
             let members = group.nations.iter().map(|n| power(self, "combining_nations", n)).collect::<Result<Vec<_>, _>>()?;
+            // A nation is combined once: named twice, its territories would
+            // go to two leads (issue 34).
+            for (m, name) in members.iter().zip(&group.nations) {
+                if combined.contains(m) {
+                    return Err(format!("option `combining_nations`: `{name}` is named twice"));
+                }
+                combined.push(*m);
+            }
             let Some(&lead) = members.first() else { return Err("option `combining_nations`: a group names its nations".into()) };
             let capital = land(self, "combining_nations", &group.capital)?;
             if !members.iter().any(|m| self.powers[m.index()].capital == Some(capital)) {
@@ -172,9 +181,16 @@ impl Ruleset {
             }
         }
         if let TeamsKnob::Named(named) = &self.options.teams {
+            // A nation plays on one team (ALT L64): on two, the teams could
+            // not be told apart (issue 34).
+            let mut seen: Vec<PowerId> = Vec::new();
             for list in named.values() {
                 for n in list {
-                    power(self, "teams", n)?;
+                    let p = power(self, "teams", n)?;
+                    if seen.contains(&p) {
+                        return Err(format!("option `teams`: `{n}` is on two teams, or named twice"));
+                    }
+                    seen.push(p);
                 }
             }
         }

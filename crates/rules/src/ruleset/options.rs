@@ -480,6 +480,12 @@ pub struct OptionDecl {
     /// Anniversary `fighter_escorts_interceptors` sets `raid_escorts`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub knob: Option<String>,
+    /// The range of an `integer` (issue 34: a value no game can use, such
+    /// as 19 of Anniversary's 18 victory cities, is refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
 }
 
 impl OptionDecl {
@@ -491,7 +497,9 @@ impl OptionDecl {
     pub fn check(&self, value: &toml::Value) -> Result<(), String> {
         let ok = match (&self.kind, value) {
             (OptionType::Bool, toml::Value::Boolean(_)) => true,
-            (OptionType::Integer, toml::Value::Integer(i)) => *i >= 0,
+            (OptionType::Integer, toml::Value::Integer(i)) => {
+                *i >= self.min.unwrap_or(0) && self.max.is_none_or(|m| *i <= m)
+            }
             (OptionType::Choice, toml::Value::String(s)) => self.values.contains(s),
             (OptionType::List, toml::Value::Array(_)) => true,
             (OptionType::Object, toml::Value::Table(_)) => true,
@@ -505,7 +513,10 @@ impl OptionDecl {
         }
         Err(match self.kind {
             OptionType::Bool => format!("option `{}` is true or false, not {value}", self.name),
-            OptionType::Integer => format!("option `{}` is a whole number from 0, not {value}", self.name),
+            OptionType::Integer => match self.max {
+                Some(max) => format!("option `{}` is a whole number from {} to {max}, not {value}", self.name, self.min.unwrap_or(0)),
+                None => format!("option `{}` is a whole number from {}, not {value}", self.name, self.min.unwrap_or(0)),
+            },
             OptionType::Choice => format!("option `{}` is one of {}, not {value}", self.name, self.values.join(", ")),
             OptionType::List => format!("option `{}` is a list, not {value}", self.name),
             OptionType::Object if !self.values.is_empty() => format!("option `{}` is an object or one of {}, not {value}", self.name, self.values.join(", ")),
@@ -650,7 +661,7 @@ mod tests {
 
     #[test]
     fn list_and_object_values() {
-        let d = OptionDecl { name: "x".into(), kind: OptionType::List, values: vec![], default: toml::Value::Array(vec![]), doc: String::new(), knob: None };
+        let d = OptionDecl { name: "x".into(), kind: OptionType::List, values: vec![], default: toml::Value::Array(vec![]), doc: String::new(), knob: None, min: None, max: None };
         assert!(d.check(&toml::Value::Array(vec![toml::Value::String("usa".into())])).is_ok());
         assert!(d.check(&toml::Value::Boolean(true)).unwrap_err().contains("is a list"));
         let d = OptionDecl { kind: OptionType::Object, default: toml::Value::Table(Default::default()), ..d };
