@@ -242,6 +242,15 @@ fn bad_lines_never_stop_or_change_the_engine() {
         (r#"{"cmd": "new", "ruleset": "chess"}"#, "start/unknown-ruleset"),
         (r#"{"cmd": "new", "options": {"nuclear_weapons": true}}"#, "start/bad-option"),
         (r#"{"cmd": "new", "powers": ["france"]}"#, "start/unknown-power"),
+        // Issue 34: lines of other Unicode whitespace are answered, not
+        // skipped in silence; only JSON's own whitespace is an empty line.
+        ("\u{a0}", "protocol/not-json"),
+        ("\u{2028}", "protocol/not-json"),
+        (" \u{3000} ", "protocol/not-json"),
+        (r#"{"cmd": "new", "ruleset": "anniversary"}"#, "start/unknown-ruleset"),
+        (r#"{"cmd": "new", "ruleset": "anniversary-1941", "options": {"victory_cities": 19}}"#, "start/bad-option"),
+        (r#"{"cmd": "new", "ruleset": "anniversary-1941", "options": {"victory_cities": 0}}"#, "start/bad-option"),
+        (r#"{"cmd": "new", "ruleset": "alternative", "options": {"teams": {"a": ["germany", "uk"], "b": ["germany"]}}}"#, "start/bad-option"),
     ] {
         let reply = engine.send_raw(line);
         assert_eq!(reply["reply"], "error", "{line}: {reply}");

@@ -235,11 +235,23 @@ fn add_entry(
     let owner = power(game, field(entry, "owner").ok_or("a unit entry needs `owner`")?)?;
     let kind = unit_type(game, field(entry, "type").ok_or("a unit entry needs `type`")?)?;
     let n = count(field(entry, "count"))?;
-    let name = field(entry, "id").and_then(Value::as_str);
+    let name = match field(entry, "id") {
+        None => None,
+        Some(Value::String(s)) => Some(s.as_str()),
+        Some(other) => return Err(format!("a unit's `id` is a name (a string), not {other}")),
+    };
     if name.is_some() && n != 1 {
         return Err("a unit entry with an `id` has count 1".into());
     }
-    let mut hits = field(entry, "hits").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
+    // Counts that do not fit a unit's byte are refused, never wrapped
+    // (issue 34: `hits` 257 became 1).
+    let byte = |name: &str| -> Result<u8, String> {
+        match field(entry, name) {
+            None => Ok(0),
+            Some(v) => v.as_u64().and_then(|n| u8::try_from(n).ok()).ok_or_else(|| format!("`{name}` is a count from 0 to 255, not {v}")),
+        }
+    };
+    let mut hits = byte("hits")?;
     // v2 `damage`: an industrial complex's damage markers (kept as its hits).
     if let Some(d) = field(entry, "damage") {
         if !game.ruleset.stats(kind).factory {
@@ -247,7 +259,7 @@ fn add_entry(
         }
         hits = d.as_u64().and_then(|n| u8::try_from(n).ok()).ok_or_else(|| format!("`damage` is a count, not {d}"))?;
     }
-    let moved = field(entry, "moved").map(|v| v.as_u64().unwrap_or(0) as u8).unwrap_or(0);
+    let moved = byte("moved")?;
     let stats = game.ruleset.stats(kind).clone();
     // v2: a sub that submerged in a battle this turn (out of it for good).
     let submerged = match field(entry, "submerged") {

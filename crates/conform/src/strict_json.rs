@@ -36,7 +36,7 @@ type Keys = Walk<true>;
 
 impl<const NULLS: bool> Walk<NULLS> {
     fn visit<'de, D: Deserializer<'de>>(de: D) -> Result<(), D::Error> {
-        de.deserialize_any(Walk::<NULLS>)
+        de.deserialize_any(Walk::<NULLS>).map(|_| ())
     }
 }
 

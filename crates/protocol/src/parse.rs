@@ -141,6 +141,21 @@ mod tests {
     }
 
     #[test]
+    fn long_ids_repeated_keys_and_nulls_are_refused() {
+        // Issue 34: a 1 MiB id was copied into every event of its request.
+        let long = "i".repeat(MAX_ID + 1);
+        let e = parse_line(&format!(r#"{{"cmd": "state", "id": "{long}"}}"#)).unwrap_err();
+        assert_eq!((e.code, e.id), ("protocol/bad-field", None));
+        assert!(parse_line(&format!(r#"{{"cmd": "state", "id": "{}"}}"#, "i".repeat(MAX_ID - 2))).is_ok());
+        // The last of two keys won unseen: `bogus` was never looked at.
+        assert_eq!(code(r#"{"cmd":"bogus","cmd":"state"}"#), "protocol/bad-field");
+        assert_eq!(code(r#"{"cmd":"apply","action":{"type":"end_phase","type":"purchase"}}"#), "protocol/bad-field");
+        // `null` is not an absent field.
+        assert_eq!(code(r#"{"cmd":"new","seed":null}"#), "protocol/bad-field");
+        assert_eq!(code(r#"{"cmd":"state","id":null}"#), "protocol/bad-field");
+    }
+
+    #[test]
     fn errors_keep_the_id_and_command() {
         let e = parse_line(r#"{"cmd": "save", "id": "a7"}"#).unwrap_err();
         assert_eq!((e.id, e.cmd.as_deref()), (Some(json!("a7")), Some("save")));

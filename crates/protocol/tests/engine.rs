@@ -1,53 +1,12 @@
 //! The engine in process: undo's reach, the powers the engine plays, a
 //! failed `new` keeping the game, and the full position as a new game.
 
+mod common;
+
+use common::Client;
+use warboard_protocol::Reply;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use warboard_protocol::{Engine, Reply};
-
-/// An engine and a way to talk to it.
-struct Client {
-    engine: Engine,
-    events: Vec<Value>,
-}
-
-impl Client {
-    fn new() -> Client {
-        Client { engine: Engine::new(), events: Vec::new() }
-    }
-
-    /// The final reply to a request; events go to `self.events`.
-    fn send(&mut self, request: Value) -> Reply {
-        let mut replies = Vec::new();
-        self.engine.handle_line(&request.to_string(), &mut |r| replies.push(r));
-        let last = replies.pop().expect("every request is answered");
-        for r in replies {
-            match r {
-                Reply::Event { event, .. } => self.events.push(event),
-                other => panic!("only events come before the answer, not {other:?}"),
-            }
-        }
-        last
-    }
-
-    fn ok(&mut self, request: Value) -> Value {
-        match self.send(request.clone()) {
-            Reply::Ok { result, .. } => result,
-            other => panic!("{request} failed: {other:?}"),
-        }
-    }
-
-    fn error(&mut self, request: Value) -> String {
-        match self.send(request.clone()) {
-            Reply::Error { code, .. } => code,
-            other => panic!("{request} should fail: {other:?}"),
-        }
-    }
-
-    fn act(&mut self, action: Value) -> Value {
-        self.ok(json!({"cmd": "apply", "action": action}))["summary"].clone()
-    }
-}
 
 #[test]
 fn undo_reaches_back_within_the_turn_and_never_past_dice() {

@@ -21,9 +21,16 @@ pub(crate) fn check_action(action: &Value) -> Result<(), String> {
 /// Numbers in bounds, and at most [`MAX_POSITION_UNITS`] units in all.
 pub(crate) fn check_position(state: &Value) -> Result<(), String> {
     check_numbers(state, "the position")?;
-    let units = state.get("units").map(count_units).unwrap_or(0);
+    // Units bought and waiting to be placed become units too: they count
+    // (issue 34: 200,000 placed through `purchased` bypassed the bound).
+    let on_board = state.get("units").map(count_units).unwrap_or(0);
+    let waiting = state.get("purchased").map(count_values).unwrap_or(0);
+    let unplaced = state.get("unplaced").and_then(Value::as_object).map(|m| m.values().map(count_values).fold(0u64, u64::saturating_add)).unwrap_or(0);
+    let units = on_board.saturating_add(waiting).saturating_add(unplaced);
     if units > MAX_POSITION_UNITS {
-        return Err(format!("the position adds {units} units; at most {MAX_POSITION_UNITS} are allowed"));
+        return Err(format!(
+            "the position adds {units} units (on the board, purchased and unplaced); at most {MAX_POSITION_UNITS} are allowed"
+        ));
     }
     Ok(())
 }
@@ -38,6 +45,11 @@ fn check_numbers(v: &Value, what: &str) -> Result<(), String> {
         Value::Object(map) => map.values().try_for_each(|x| check_numbers(x, what)),
         _ => Ok(()),
     }
+}
+
+/// The sum of the counts of a type → count object.
+fn count_values(counts: &Value) -> u64 {
+    counts.as_object().map(|m| m.values().filter_map(Value::as_u64).fold(0u64, u64::saturating_add)).unwrap_or(0)
 }
 
 /// Units a FORMAT.md `units` list adds, cargo included (a count is 1 when
@@ -74,5 +86,11 @@ mod tests {
         assert!(check_position(&ok).is_ok());
         let big = json!({"units": [{"at": "GER", "owner": "germany", "type": "infantry", "count": 90_000}]});
         assert!(check_position(&big).is_err());
+        // Issue 34: units waiting to be placed count against the bound.
+        let bought = json!({"purchased": {"infantry": 90_000, "armor": 90_000}});
+        assert!(check_position(&bought).is_err());
+        let kept = json!({"unplaced": {"germany": {"infantry": 6_000}, "japan": {"infantry": 6_000}}});
+        assert!(check_position(&kept).is_err());
+        assert!(check_position(&json!({"purchased": {"infantry": 5_000}})).is_ok());
     }
 }

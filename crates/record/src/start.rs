@@ -79,6 +79,12 @@ impl Start {
             "state": self.position.state,
         });
         let loaded = warboard_conform::case::load(&case).map_err(StartError::BadPosition)?;
+        // A game starts only from a position a game could reach (issue 34).
+        if self.position.state.is_some() {
+            if let Some(why) = warboard_rules::setup::impossible_position(&loaded.game) {
+                return Err(StartError::BadPosition(why));
+            }
+        }
         Ok(Built { game: loaded.game, names: loaded.names })
     }
 }

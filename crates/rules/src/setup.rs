@@ -61,3 +61,64 @@ pub fn placement_problems(ruleset: &Ruleset, units: &[SetupUnit]) -> Vec<(String
     }
     problems
 }
+
+/// The first thing no game could have reached in a position given to start
+/// a game (the engine's `new`, a save's start): cargo of an enemy aboard a
+/// transport or carrier, damage or movement beyond a unit's own, a phase the
+/// ruleset does not have, a power twice in the turn order, enemies sharing
+/// a territory, land units on enemy land or in a neutral country, a factory
+/// in an enemy's territory (issue 34). `None`: nothing found. Conformance
+/// cases are not held to it: they may pose a question by a position no
+/// game reaches.
+pub fn impossible_position(game: &crate::Game) -> Option<String> {
+    let (rs, s) = (&*game.ruleset, &game.state);
+    let map = &rs.map;
+    let power = |p: crate::PowerId| rs.powers[p.index()].id.as_str();
+    let phases = &rs.turn;
+    if !phases.round_phases.contains(&s.phase) && !phases.turn_phases.contains(&s.phase) {
+        return Some(format!("phase `{}` is not a phase of {}", s.phase.name(), rs.name));
+    }
+    for (i, p) in s.order.iter().enumerate() {
+        if s.order[..i].contains(p) {
+            return Some(format!("`order` names {} twice", power(*p)));
+        }
+    }
+    for u in &s.units {
+        let st = rs.stats(u.kind);
+        let what = format!("{} {} at {}", power(u.owner), u.kind, map.name(u.at));
+        if let Some(carrier) = u.carried_by.and_then(|c| s.unit(c)) {
+            if !s.allied(carrier.owner, u.owner) {
+                return Some(format!("{what}: aboard {}'s {}, an enemy", power(carrier.owner), carrier.kind));
+            }
+        }
+        if st.factory {
+            let most = map.space(u.at).ipc.saturating_mul(2);
+            if u32::from(u.hits) > most {
+                return Some(format!("{what}: {} damage markers, more than twice the territory's value ({most})", u.hits));
+            }
+            if s.control[u.at.index()].is_some_and(|c| !s.allied(c, u.owner)) {
+                return Some(format!("{what}: an industrial complex in a territory its enemy controls"));
+            }
+        } else if u.hits >= st.hit_points.max(1) {
+            return Some(format!("{what}: `hits` {} but it has {} hit point(s): it would be destroyed", u.hits, st.hit_points.max(1)));
+        }
+        let long_range = st.is_air() && s.has_development(u.owner, crate::state::Development::LongRangeAircraft);
+        let movement = st.movement.saturating_add(if long_range { 2 } else { 0 });
+        if u.moved > movement {
+            return Some(format!("{what}: `moved` {} but it moves {movement} a turn", u.moved));
+        }
+        if map.is_land(u.at) {
+            let held_by = s.control[u.at.index()];
+            if held_by.is_none() && !(st.is_air() && rs.options.free_movement) {
+                return Some(format!("{what}: in a neutral country"));
+            }
+            if st.domain == Domain::Land && !st.factory && held_by.is_some_and(|c| !s.allied(c, u.owner)) {
+                return Some(format!("{what}: on land {} controls, with no battle to take it", power(held_by.unwrap())));
+            }
+            if let Some(enemy) = s.units.iter().find(|e| e.at == u.at && !s.allied(e.owner, u.owner)) {
+                return Some(format!("{what}: shares the territory with {}'s {} and no battle", power(enemy.owner), enemy.kind));
+            }
+        }
+    }
+    None
+}

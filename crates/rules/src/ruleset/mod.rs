@@ -356,12 +356,18 @@ pub fn ruleset(name: &str) -> Result<Arc<Ruleset>, DataError> {
             DataError::UnknownRuleset { name, known }
         }
     };
-    let loaded = match embedded_files(name) {
-        Some(files) => load_ruleset_files(&files),
-        None => match name.rsplit_once('-').and_then(|(base, scenario)| Some((embedded_files(base)?, scenario))) {
-            Some((files, scenario)) => load_scenario(&files, Some(scenario)),
-            None => Err(not_found()),
-        },
+    // Only the names players use: `anniversary` alone is a folder of two
+    // scenarios, not a game (issue 34: the alias was read leniently).
+    let loaded = if !RULESET_NAMES.contains(&name) {
+        Err(not_found())
+    } else {
+        match embedded_files(name) {
+            Some(files) => load_ruleset_files(&files),
+            None => match name.rsplit_once('-').and_then(|(base, scenario)| Some((embedded_files(base)?, scenario))) {
+                Some((files, scenario)) => load_scenario(&files, Some(scenario)),
+                None => Err(not_found()),
+            },
+        }
     }
     .map(Arc::new);
     LOADED.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string(), loaded.clone());
