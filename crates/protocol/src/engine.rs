@@ -11,6 +11,10 @@ use serde_json::{json, Value};
 use std::path::Path;
 use warboard_record::{DiceMode, Position, Record, Start};
 
+/// The most client dice that may wait in a game's queue: far more than the
+/// biggest battle needs, far less than a save may hold.
+pub const MAX_QUEUED_DICE: usize = 100_000;
+
 /// Whether the session goes on after a request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -157,6 +161,15 @@ fn run_in_game(session: &mut Session, command: Command, emit: &mut dyn FnMut(Val
                 return Err(Failure::new(
                     "dice/not-client",
                     "this game rolls its own dice from its seed; start a game with dice \"client\" to supply them",
+                ));
+            }
+            // The queue is saved with the game: unbounded, it could grow past
+            // what any loader reads (issue 34: 280 MB of queued dice).
+            let queued = session.record.queued_dice();
+            if queued.saturating_add(values.len()) > MAX_QUEUED_DICE {
+                return Err(Failure::new(
+                    "dice/too-many",
+                    format!("at most {MAX_QUEUED_DICE} dice wait in the queue; {queued} do now: supply more once some are used"),
                 ));
             }
             session.record.supply_dice(&values).map_err(|m| Failure::new("dice/bad-value", m))?;

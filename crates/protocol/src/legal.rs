@@ -82,18 +82,63 @@ fn slots(record: &Record) -> Vec<Slot> {
         battle_choices(record, i, decision, &mut out);
         return out;
     }
+    // A phase of the whole round (Alternative shopping): the actions of the
+    // nation that acts now, each naming it (FORMAT v2 `power`).
+    if game.round_phase() {
+        if let warboard_rules::game::Actor::Power(p) = game.actor() {
+            if s.phase == Phase::Shopping {
+                shopping(record, p, &mut out);
+            }
+            if game.is_legal_as(Some(p), &Action::EndPhase) {
+                out.push(Slot::Ready(json!({"type": "end_phase", "power": power(&game.ruleset, p)})));
+            }
+        }
+        return out;
+    }
     match s.phase {
         Phase::Research => research(record, &mut out),
         Phase::Purchase => purchases(record, &mut out),
         Phase::CombatMove | Phase::NoncombatMove => stacks(record, &mut out),
         Phase::Combat => battles(record, &mut out),
         Phase::Place => placements(record, &mut out),
-        Phase::Income | Phase::Payday | Phase::Shopping | Phase::Turn => {}
+        // Alternative: one phase of moving and fighting (ALT L42).
+        Phase::Turn => {
+            stacks(record, &mut out);
+            battles(record, &mut out);
+        }
+        Phase::Income | Phase::Payday | Phase::Shopping => {}
     }
     if legal(record, &Action::EndPhase) {
         out.push(Slot::Ready(json!({"type": "end_phase"})));
     }
     out
+}
+
+/// Alternative shopping (ALT L24): what nation `p` can buy, and where it can
+/// place what it has bought, each item naming `p`.
+fn shopping(record: &Record, p: warboard_rules::PowerId, out: &mut Vec<Slot>) {
+    let game = record.game();
+    let (rs, s) = (&game.ruleset, &game.state);
+    let name = power(rs, p);
+    let bank = (s.ipcs.get(p.index()).copied().unwrap_or(0).max(0) as u32).min(MAX_NUMBER as u32);
+    for kind in rs.unit_types().map(|u| u.kind) {
+        if let Some(n) = most(bank, |n| game.is_legal_as(Some(p), &Action::Purchase { units: vec![(kind, n)] })) {
+            out.push(Slot::Ready(json!({"type": "purchase", "unit": kind.name(), "cost": rs.stats(kind).cost, "max": n, "power": name})));
+        }
+    }
+    let mut waiting: Vec<UnitType> = s.unplaced.get(&p).map(|m| m.keys().copied().collect()).unwrap_or_default();
+    for k in s.purchased.keys() {
+        if !waiting.contains(k) {
+            waiting.push(*k);
+        }
+    }
+    for at in rs.map.ids() {
+        let kinds: Vec<&str> =
+            waiting.iter().filter(|k| game.is_legal_as(Some(p), &Action::Place { at, units: vec![(**k, 1)] })).map(|k| k.name()).collect();
+        if !kinds.is_empty() {
+            out.push(Slot::Ready(json!({"type": "place", "at": space(rs, at), "units": kinds, "power": name})));
+        }
+    }
 }
 
 /// The largest `n` in `1..=max` for which `ok(n)` holds, if any, assuming
@@ -185,7 +230,9 @@ fn stacks(record: &Record, out: &mut Vec<Slot>) {
     let game = record.game();
     let s = &game.state;
     let mut by_stack: BTreeMap<(SpaceId, UnitType), usize> = BTreeMap::new();
-    for u in s.units.iter().filter(|u| u.owner == s.turn && game.ruleset.stats(u.kind).movement > 0) {
+    // The units the turn's power moves: its own, or (Alternative) those a
+    // teammate lent it.
+    for u in s.units.iter().filter(|u| u.mover() == s.turn && game.ruleset.stats(u.kind).movement > 0) {
         *by_stack.entry((u.at, u.kind)).or_default() += 1;
     }
     out.extend(by_stack.into_iter().map(|((from, kind), count)| Slot::Stack { from, kind, count }));
@@ -224,7 +271,7 @@ fn routes(record: &Record, from: SpaceId, kind: UnitType) -> Vec<Vec<SpaceId>> {
     let game = record.game();
     let s = &game.state;
     let stats = game.ruleset.stats(kind);
-    let spent = s.units.iter().filter(|u| u.at == from && u.owner == s.turn && u.kind == kind).map(|u| u.moved).min().unwrap_or(0);
+    let spent = s.units.iter().filter(|u| u.at == from && u.mover() == s.turn && u.kind == kind).map(|u| u.moved).min().unwrap_or(0);
     // A search bound, not a rule: long-range aircraft fly two further.
     let bonus = if stats.domain == Domain::Air && s.has_development(s.turn, Development::LongRangeAircraft) { 2 } else { 0 };
     let budget = (stats.movement + bonus).saturating_sub(spent) as u32;

@@ -210,3 +210,18 @@ fn the_engine_thinks_when_asked() {
     assert_eq!(c.error(json!({"cmd": "new", "think": 10_001})), "protocol/bad-field");
     assert_eq!(c.error(json!({"cmd": "load", "path": "nowhere.json", "think": 10_001})), "protocol/bad-field");
 }
+
+/// Issue 34, finding 6: the dice queue is bounded, so the engine never holds
+/// a game no loader could read back.
+#[test]
+fn the_client_dice_queue_is_bounded() {
+    let mut c = Client::new();
+    c.ok(json!({"cmd": "new", "dice": "client"}));
+    let half = vec![3u8; warboard_protocol::MAX_QUEUED_DICE / 2 + 1];
+    let first = c.ok(json!({"cmd": "dice", "values": half}));
+    assert_eq!(first["queued"].as_u64(), Some(half.len() as u64));
+    assert_eq!(c.error(json!({"cmd": "dice", "values": half})), "dice/too-many");
+    let after = c.ok(json!({"cmd": "state"}));
+    assert_eq!(after["summary"]["seq"], first["summary"]["seq"]);
+    c.ok(json!({"cmd": "dice", "values": [1, 2]}));
+}

@@ -5,8 +5,19 @@ use serde_json::{json, Value};
 use warboard_protocol::{legal_page, MAX_LIMIT};
 use warboard_record::{ApplyError, DiceMode, Origin, Record, Start};
 
-/// The actions an item stands for (a compact item stands for several).
+/// The actions an item stands for (a compact item stands for several),
+/// each naming the item's `power` where it names one.
 fn actions_of(item: &Value) -> Vec<Value> {
+    let mut actions = actions_without_power(item);
+    if let Some(p) = item.get("power") {
+        for a in &mut actions {
+            a["power"] = p.clone();
+        }
+    }
+    actions
+}
+
+fn actions_without_power(item: &Value) -> Vec<Value> {
     match item["type"].as_str().unwrap() {
         "purchase" => vec![json!({"type": "purchase", "units": {item["unit"].as_str().unwrap(): item["max"]}})],
         "research" => {
@@ -112,6 +123,40 @@ fn every_listed_action_is_legal_through_a_turn() {
     let items = all_items(&record);
     let moscow = items.iter().find(|i| i["type"] == "place" && i["at"] == "MOS").unwrap();
     assert_eq!(moscow["units"], json!(["infantry", "armor"]));
+    check_all_legal(&record);
+}
+
+/// Issue 34, finding 17: a bot that plays from the listing can play the
+/// Alternative rules: shopping lists purchases, placements and the end of a
+/// nation's shopping, each with its `power`; the turn lists moves and
+/// `end_phase`.
+#[test]
+fn alternative_shopping_and_turns_are_listed() {
+    let mut record = Record::new(Start::standard("alternative", DiceMode::Seeded { seed: 4 })).unwrap();
+    assert_eq!(record.state().phase, warboard_rules::Phase::Payday);
+    apply(&mut record, json!({"type": "end_phase"}));
+    let mut shoppers = 0;
+    while record.state().phase == warboard_rules::Phase::Shopping {
+        let items = all_items(&record);
+        let buys = items.iter().filter(|i| i["type"] == "purchase" && i.get("power").is_some()).count();
+        assert!(buys > 0, "{items:?}");
+        check_all_legal(&record);
+        // Buy one infantry, place it where the listing says, end.
+        let who = items[0]["power"].clone();
+        apply(&mut record, json!({"type": "purchase", "units": {"infantry": 1}, "power": who}));
+        let items = all_items(&record);
+        let place = items.iter().find(|i| i["type"] == "place").unwrap_or_else(|| panic!("nowhere to place: {items:?}")).clone();
+        apply(&mut record, actions_of(&place).remove(0));
+        let end = all_items(&record).into_iter().find(|i| i["type"] == "end_phase").unwrap();
+        assert_eq!(end["power"], who);
+        apply(&mut record, end);
+        shoppers += 1;
+    }
+    assert!(shoppers >= 5, "{shoppers} nations shopped");
+    assert_eq!(record.state().phase, warboard_rules::Phase::Turn);
+    let items = all_items(&record);
+    assert!(items.iter().any(|i| i["type"] == "move"), "{items:?}");
+    assert!(items.contains(&json!({"type": "end_phase"})), "{items:?}");
     check_all_legal(&record);
 }
 

@@ -69,6 +69,15 @@ impl Start {
             let value: toml::Value = serde_json::from_value(value.clone()).map_err(|e| bad(e.to_string()))?;
             options.set(name, &value).map_err(bad)?;
         }
+        // Options that change the board are checked together, where each
+        // is read (teams, combined nations, limited war): a mistake there is
+        // the option's, not the position's.
+        let mut board = (*base).clone();
+        board.options = options;
+        if let Err(detail) = board.apply_board_options() {
+            let name = self.options.keys().find(|n| detail.contains(&format!("`{n}`"))).or(self.options.keys().next()).cloned().unwrap_or_default();
+            return Err(StartError::BadOption { name, detail });
+        }
         if let Some(state) = &self.position.state {
             limits::check_position(state).map_err(StartError::BadPosition)?;
         }

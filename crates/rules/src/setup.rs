@@ -100,7 +100,11 @@ pub fn impossible_position(game: &crate::Game) -> Option<String> {
                 return Some(format!("{what}: an industrial complex in a territory its enemy controls"));
             }
         } else if u.hits >= st.hit_points.max(1) {
-            return Some(format!("{what}: `hits` {} but it has {} hit point(s): it would be destroyed", u.hits, st.hit_points.max(1)));
+            let points = match st.hit_points.max(1) {
+                1 => "1 hit point".to_string(),
+                n => format!("{n} hit points"),
+            };
+            return Some(format!("{what}: `hits` {} but it has {points}: it would be destroyed", u.hits));
         }
         let long_range = st.is_air() && s.has_development(u.owner, crate::state::Development::LongRangeAircraft);
         let movement = st.movement.saturating_add(if long_range { 2 } else { 0 });

@@ -101,9 +101,12 @@ impl Ctx<'_> {
         // Infantry flown by bombers beyond a walk: paratroopers. Otherwise
         // land units and aircraft named together each make their own move.
         let kind = |id: &UnitId| self.s.unit(*id).unwrap().kind;
+        // Next door, infantry could walk: there the pair is paratroopers when
+        // every infantry has its bomber (AA50 FAQ: Weapons Development, Q2:
+        // a bomber carrying infantry into a territory blitzed this phase).
         if !land.is_empty()
             && !air.is_empty()
-            && route.len() > 2
+            && (route.len() > 2 || land.len() <= air.len())
             && self.s.has_development(p, crate::state::Development::Paratroopers)
             && land.iter().all(|id| kind(id) == crate::ids::UnitType::Infantry)
             && air.iter().all(|id| self.stats(kind(id)).strategic_bomber)
