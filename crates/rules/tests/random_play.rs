@@ -257,8 +257,11 @@ fn check_invariants(game: &Game, before: &GameState) -> Result<(), String> {
             if load > st.transport_capacity() as u32 {
                 return Err("a transport carries more than it can".into());
             }
+            // One nation's troops a transport (DAAK 3.3(d)); a ship of the
+            // Alternative rules holds "any two units in any combination"
+            // (ALT L32), teammates' too.
             let owners: BTreeSet<_> = s.cargo_of(u.id).map(|c| c.owner).collect();
-            if owners.len() > 1 {
+            if owners.len() > 1 && !rs.options.free_movement {
                 return Err("a transport carries units of two nations (DAAK 3.3(d))".into());
             }
         }
@@ -317,7 +320,8 @@ impl Families {
 }
 
 /// "A unit's movement ends when ...": it entered a space where it must
-/// fight (RULES: movement; AA50 rules: Combat Move), it landed from a
+/// fight (RULES: movement; AA50 rules: Combat Move) or a neutral country
+/// (DAAK 2.7(b)), it landed from a
 /// transport (DAAK 3.2(b)), its transport unloaded (DAAK 3.2(d)), its
 /// bomber dropped paratroopers (AA50 errata p. 12). Cargo rides with its
 /// transport and may land from a zone with a battle.
@@ -333,6 +337,8 @@ fn movement_ended(game: &Game, before: &GameState, units: &[UnitId]) -> Result<(
         let in_battle = before.battles.iter().any(|b| b.at == u.at && b.attacker == u.owner && !b.result.is_over());
         let why = if combat && (u.moved > 0 || u.flags.moved_in_combat) && in_battle {
             "moved on out of the battle it had entered"
+        } else if combat && st.domain == Domain::Land && u.flags.moved_in_combat && before.conquered[u.at.index()] && rs.map.space(u.at).neutral {
+            "moved on out of a neutral country it entered (DAAK 2.7(b))"
         } else if u.flags.unloaded {
             "moved again after landing from a transport"
         } else if st.transport_capacity() > 0 && u.flags.transport_unloaded {

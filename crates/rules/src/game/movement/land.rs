@@ -139,14 +139,26 @@ impl Ctx<'_> {
         } else if dest_neutral || dest_enemy {
             return reject("move/enemy-in-noncombat", format!("{} is not friendly: it can be entered only in combat move", self.name(dest)));
         }
+        // Where a land unit's movement ends although it has points left: a
+        // neutral country (DAAK 2.7(b): "land units stop there"), and with
+        // `factories_and_aa_stop_blitz` an enemy territory holding a complex
+        // or an AA gun, whichever number of moves the route is split into.
+        let stops_here = combat
+            && (dest_neutral
+                || (self.rs.options.factories_and_aa_stop_blitz && dest_enemy && rel.enemy_units(p, dest).any(|u| !self.rs.stats(u.kind).is_combatant())));
+        let armor_movement = if mechanized { self.stats(UnitType::Armor).movement } else { 0 };
         // Carry out: blitzed territories change hands as the armor passes.
         for t in blitzed {
             self.take_territory(t, p);
         }
         for &id in units {
+            let full = self.stats(self.s.unit(id).unwrap().kind).movement.max(armor_movement);
             let u = self.s.unit_mut(id).unwrap();
             u.at = dest;
             u.moved += steps;
+            if stops_here {
+                u.moved = u.moved.max(full);
+            }
             if combat {
                 u.flags.moved_in_combat = true;
             }
