@@ -5,6 +5,7 @@
 //! (`u17`): that is how the engine shows units to clients, and how clients
 //! pick one casualty or one transport among several alike.
 
+use serde_json::Value;
 use std::collections::HashMap;
 use warboard_rules::{GameState, UnitId};
 
@@ -29,6 +30,32 @@ pub fn parse_unit_name(name: &str) -> Option<UnitId> {
 pub(crate) fn names_now(state: &GameState, position_names: &HashMap<String, UnitId>) -> HashMap<String, UnitId> {
     let mut names: HashMap<String, UnitId> = state.units.iter().map(|u| (unit_name(u.id), u.id)).collect();
     names.extend(position_names.iter().filter(|(k, _)| parse_unit_name(k).is_none()).map(|(k, v)| (k.clone(), *v)));
+    names
+}
+
+/// The names an action uses, and the units they name now: only the strings
+/// the action holds are looked up, so resolving an action costs what the
+/// action is, not what the board is (issue 34: a name for every unit, built
+/// for every action, made a turn quadratic in the number of units).
+pub(crate) fn names_in(action: &Value, state: &GameState, position_names: &HashMap<String, UnitId>) -> HashMap<String, UnitId> {
+    let mut names = HashMap::new();
+    let mut stack = vec![action];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => {
+                let unit = match parse_unit_name(s) {
+                    Some(id) => state.unit(id).map(|u| u.id),
+                    None => position_names.get(s).copied(),
+                };
+                if let Some(id) = unit {
+                    names.insert(s.clone(), id);
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            Value::Object(fields) => stack.extend(fields.values()),
+            _ => {}
+        }
+    }
     names
 }
 

@@ -83,7 +83,7 @@ impl Record {
     /// Turns a FORMAT.md action into a rules-core action on the current state.
     pub fn resolve(&self, action: &Value) -> Result<Action, ApplyError> {
         limits::check_action(action).map_err(ApplyError::Malformed)?;
-        let names = self.names();
+        let names = crate::names::names_in(action, &self.game.state, &self.position_names);
         catch_unwind(AssertUnwindSafe(|| case::action(&self.game, &names, action)))
             .map_err(|panic| ApplyError::Internal(panic_message(panic)))?
             .map_err(|e| match e {

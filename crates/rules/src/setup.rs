@@ -83,44 +83,50 @@ pub fn impossible_position(game: &crate::Game) -> Option<String> {
             return Some(format!("`order` names {} twice", power(*p)));
         }
     }
+    // One unit per land territory to compare the others with: linear in the
+    // units, as a request under the limits must be.
+    let mut first_on_land: std::collections::HashMap<crate::SpaceId, &crate::Unit> = std::collections::HashMap::new();
+    for u in s.units.iter().filter(|u| map.is_land(u.at)) {
+        first_on_land.entry(u.at).or_insert(u);
+    }
     for u in &s.units {
         let st = rs.stats(u.kind);
-        let what = format!("{} {} at {}", power(u.owner), u.kind, map.name(u.at));
+        let what = || format!("{} {} at {}", power(u.owner), u.kind, map.name(u.at));
         if let Some(carrier) = u.carried_by.and_then(|c| s.unit(c)) {
             if !s.allied(carrier.owner, u.owner) {
-                return Some(format!("{what}: aboard {}'s {}, an enemy", power(carrier.owner), carrier.kind));
+                return Some(format!("{}: aboard {}'s {}, an enemy", what(), power(carrier.owner), carrier.kind));
             }
         }
         if st.factory {
             let most = map.space(u.at).ipc.saturating_mul(2);
             if u32::from(u.hits) > most {
-                return Some(format!("{what}: {} damage markers, more than twice the territory's value ({most})", u.hits));
+                return Some(format!("{}: {} damage markers, more than twice the territory's value ({most})", what(), u.hits));
             }
             if s.control[u.at.index()].is_some_and(|c| !s.allied(c, u.owner)) {
-                return Some(format!("{what}: an industrial complex in a territory its enemy controls"));
+                return Some(format!("{}: an industrial complex in a territory its enemy controls", what()));
             }
         } else if u.hits >= st.hit_points.max(1) {
             let points = match st.hit_points.max(1) {
                 1 => "1 hit point".to_string(),
                 n => format!("{n} hit points"),
             };
-            return Some(format!("{what}: `hits` {} but it has {points}: it would be destroyed", u.hits));
+            return Some(format!("{}: `hits` {} but it has {points}: it would be destroyed", what(), u.hits));
         }
         let long_range = st.is_air() && s.has_development(u.owner, crate::state::Development::LongRangeAircraft);
         let movement = st.movement.saturating_add(if long_range { 2 } else { 0 });
         if u.moved > movement {
-            return Some(format!("{what}: `moved` {} but it moves {movement} a turn", u.moved));
+            return Some(format!("{}: `moved` {} but it moves {movement} a turn", what(), u.moved));
         }
         if map.is_land(u.at) {
             let held_by = s.control[u.at.index()];
             if held_by.is_none() && !(st.is_air() && rs.options.free_movement) {
-                return Some(format!("{what}: in a neutral country"));
+                return Some(format!("{}: in a neutral country", what()));
             }
             if st.domain == Domain::Land && !st.factory && held_by.is_some_and(|c| !s.allied(c, u.owner)) {
-                return Some(format!("{what}: on land {} controls, with no battle to take it", power(held_by.unwrap())));
+                return Some(format!("{}: on land {} controls, with no battle to take it", what(), power(held_by.unwrap())));
             }
-            if let Some(enemy) = s.units.iter().find(|e| e.at == u.at && !s.allied(e.owner, u.owner)) {
-                return Some(format!("{what}: shares the territory with {}'s {} and no battle", power(enemy.owner), enemy.kind));
+            if let Some(enemy) = first_on_land.get(&u.at).filter(|e| !s.allied(e.owner, u.owner)) {
+                return Some(format!("{}: shares the territory with {}'s {} and no battle", what(), power(enemy.owner), enemy.kind));
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::roles::Roles;
 use crate::siege;
 use crate::threat::{self, stacks};
 use crate::Player;
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use warboard_rules::battle::{self, BattleKind, BattleResult, Decision};
 use warboard_rules::game::Relations;
 use warboard_rules::ruleset::CapitalVictory;
@@ -172,6 +172,9 @@ pub struct ComputerPlayer<O: Odds = ExactOdds> {
     planned: bool,
     key: (u32, u8, Phase),
     refused: HashSet<String>,
+    /// Moves merged from several planned moves (`merge_walks`), with the
+    /// moves they stand for: refused together, they are tried one by one.
+    merged: HashMap<String, Vec<Action>>,
 }
 
 impl ComputerPlayer<ExactOdds> {
@@ -190,7 +193,15 @@ impl Default for ComputerPlayer<ExactOdds> {
 
 impl<O: Odds> ComputerPlayer<O> {
     pub fn with_odds(odds: O) -> Self {
-        ComputerPlayer { odds, style: Style::STANDARD, plan: VecDeque::new(), planned: false, key: (0, 0, Phase::Research), refused: HashSet::new() }
+        ComputerPlayer {
+            odds,
+            style: Style::STANDARD,
+            plan: VecDeque::new(),
+            planned: false,
+            key: (0, 0, Phase::Research),
+            refused: HashSet::new(),
+            merged: HashMap::new(),
+        }
     }
 
     /// The same planner playing `style` (from the next phase it plans).
@@ -216,6 +227,7 @@ impl<O: Odds> ComputerPlayer<O> {
         self.planned = false;
         self.key = (u32::MAX, 0, Phase::Research);
         self.refused.clear();
+        self.merged.clear();
     }
 
     fn win_chance(&self, game: &Game, attackers: &[&Unit], defenders: &[&Unit], amphibious: bool) -> f64 {
@@ -345,6 +357,55 @@ impl<O: Odds> ComputerPlayer<O> {
         }
     }
 
+    /// Planned moves of like land units walking one route, one after the
+    /// other, become one move: the rules judge each unit of a walk alone,
+    /// so the game is the same, and a turn of thousands of infantry is not
+    /// thousands of actions each copying the board (issue 34). AA guns
+    /// (one per territory) and cargo keep their own moves.
+    fn merge_walks(&mut self, game: &Game, plan: VecDeque<Action>) -> VecDeque<Action> {
+        let (rs, s) = (&game.ruleset, &game.state);
+        let walker = |id: &UnitId| {
+            s.unit(*id).filter(|u| u.carried_by.is_none() && rs.stats(u.kind).is_land() && rs.stats(u.kind).anti_aircraft == 0).map(|u| u.kind)
+        };
+        let kind_of = |a: &Action| match a {
+            Action::Move { units, route, transport: None, bombing: false } if !units.is_empty() => {
+                let kinds: Vec<_> = units.iter().map(walker).collect();
+                kinds[0].filter(|k| kinds.iter().all(|x| *x == Some(*k))).map(|k| (k, route.clone()))
+            }
+            _ => None,
+        };
+        let mut out: VecDeque<Action> = VecDeque::new();
+        let mut run: Vec<Action> = Vec::new();
+        let flush = |run: &mut Vec<Action>, out: &mut VecDeque<Action>, merged: &mut HashMap<String, Vec<Action>>| {
+            if run.len() > 1 {
+                let Action::Move { route, .. } = &run[0] else { unreachable!("a run holds moves") };
+                let units = run.iter().flat_map(|a| match a {
+                    Action::Move { units, .. } => units.clone(),
+                    _ => Vec::new(),
+                });
+                let one = Action::Move { units: units.collect(), route: route.clone(), transport: None, bombing: false };
+                merged.insert(format!("{one:?}"), std::mem::take(run));
+                out.push_back(one);
+            } else {
+                out.extend(run.drain(..));
+            }
+        };
+        for a in plan {
+            let key = kind_of(&a);
+            let same = key.is_some() && run.first().and_then(kind_of) == key;
+            if !same {
+                flush(&mut run, &mut out, &mut self.merged);
+            }
+            if key.is_some() {
+                run.push(a);
+            } else {
+                out.push_back(a);
+            }
+        }
+        flush(&mut run, &mut out, &mut self.merged);
+        out
+    }
+
     fn offer(&mut self, a: Action) -> Option<Action> {
         if self.refused.contains(&format!("{a:?}")) {
             None
@@ -356,7 +417,13 @@ impl<O: Odds> ComputerPlayer<O> {
 
 impl<O: Odds> Player for ComputerPlayer<O> {
     fn rejected(&mut self, action: &Action, _error: &RuleError) {
-        self.refused.insert(format!("{action:?}"));
+        let key = format!("{action:?}");
+        if let Some(one_by_one) = self.merged.remove(&key) {
+            for a in one_by_one.into_iter().rev() {
+                self.plan.push_front(a);
+            }
+        }
+        self.refused.insert(key);
     }
 
     /// Every fighter at the raided territory intercepts, unless the escorts
@@ -384,6 +451,7 @@ impl<O: Odds> Player for ComputerPlayer<O> {
             self.plan.clear();
             self.planned = false;
             self.refused.clear();
+            self.merged.clear();
         }
         if let Some(a) = self.battle_decision(game) {
             return a;
@@ -426,7 +494,8 @@ impl<O: Odds> Player for ComputerPlayer<O> {
             Phase::CombatMove | Phase::NoncombatMove => {
                 if !self.planned {
                     self.planned = true;
-                    self.plan = if s.phase == Phase::CombatMove { self.plan_attacks(game) } else { self.plan_noncombat(game) };
+                    let plan = if s.phase == Phase::CombatMove { self.plan_attacks(game) } else { self.plan_noncombat(game) };
+                    self.plan = self.merge_walks(game, plan);
                     if let Some(a) = self.plan.pop_front() {
                         return a;
                     }

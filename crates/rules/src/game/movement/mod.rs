@@ -243,6 +243,9 @@ impl Ctx<'_> {
     pub(super) fn check_aa_room(&self, units: &[UnitId], dest: SpaceId) -> Result<(), RuleError> {
         let is_aa = |id: &UnitId| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).anti_aircraft > 0);
         let moving = units.iter().filter(|id| is_aa(id)).count();
+        if moving == 0 {
+            return Ok(());
+        }
         let there = self.s.units_at(dest).filter(|u| self.stats(u.kind).anti_aircraft > 0 && !units.contains(&u.id)).count();
         if moving > 0 && moving + there > 1 && self.rs.options.one_aa_gun_per_territory {
             return reject("move/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(dest)));
