@@ -1,10 +1,11 @@
 //! Times one exact calculation per argument (best of five), or Monte Carlo
 //! on one core after `--mc N`; `--prune P` sets the exact mode's threshold,
 //! `--rounds` asks for the distribution of rounds too (as `warboard calc`
-//! does), `--amphibious` makes the battles after it landings, `--ruleset
+//! does), `--amphibious` makes the battles after it landings, `--retreat
+//! POLICY` sets the retreat policy (never, after:N, below:P), `--ruleset
 //! NAME` changes the ruleset (classic by default):
 //! `cargo run --release -p warboard-calc --example probe -- "10 inf vs 10 inf"`.
-use warboard_calc::{Battle, CalcOptions, Calculator, MonteCarlo};
+use warboard_calc::{Battle, CalcOptions, Calculator, MonteCarlo, RetreatPolicy};
 fn main() {
     let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
     let mut mc_runs = None;
@@ -21,6 +22,10 @@ fn main() {
         }
         if text == "--amphibious" {
             opts.amphibious = true;
+            continue;
+        }
+        if text == "--retreat" {
+            opts.retreat = RetreatPolicy::parse(&args.next().expect("--retreat POLICY")).unwrap();
             continue;
         }
         if text == "--ruleset" {

@@ -614,7 +614,7 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     let att_hp = att_rule.hit_points(&att_root) as usize;
     let def_hp = def_rule.hit_points(&def_root) as usize;
     if att_hp.max(def_hp) > MAX_HIT_POINTS {
-        return Err(CalcError::TooLarge(format!("more than {MAX_HIT_POINTS} units on a side")));
+        return Err(CalcError::TooLarge(format!("more than {MAX_HIT_POINTS} hit points on a side")));
     }
     let against_att = dice(&def_root, &defense).max(dice(&def_root, &sub_defense)).max(if aa { aircraft } else { 0 });
     let against_def = (dice(&att_root, &main) + model.bombard_values.len()).max(dice(&att_root, &subs));

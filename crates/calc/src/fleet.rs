@@ -401,7 +401,7 @@ pub(crate) fn prepare(model: &BattleModel, opts: &CalcOptions, sides: &mut Sides
     let def_root = composition_of(model, &model.defenders, &model.defenders_damaged);
     let hp = att_rule.hit_points(&att_root).max(def_rule.hit_points(&def_root)) as usize;
     if hp > crate::exact::MAX_HIT_POINTS {
-        return Err(CalcError::TooLarge(format!("more than {} units on a side", crate::exact::MAX_HIT_POINTS)));
+        return Err(CalcError::TooLarge(format!("more than {} hit points on a side", crate::exact::MAX_HIT_POINTS)));
     }
     let mut attack = [0u8; CLASSES];
     let mut defense = [0u8; CLASSES];

@@ -64,6 +64,17 @@
 //! decisions the same way (the engine's `auto` play submerges and retreats
 //! nothing either, and takes the default casualties).
 //!
+//! # Limits
+//!
+//! A side has at most [`MAX_UNITS_PER_SIDE`] units, and a Monte Carlo
+//! request at most [`MAX_MONTE_CARLO_WORK`] of work (its runs times the
+//! cost of one battle, which grows with the square of its units, and
+//! faster where the engine's casualty choices take their general path or
+//! the retreat policy asks the exact mode). Both are checked from the
+//! counts before anything is built: a battle of billions of units or a
+//! request of years gets its error at once ([`CalcError::TooManyUnits`],
+//! [`CalcError::TooMuchWork`]).
+//!
 //! ```
 //! use warboard_calc::{Battle, CalcOptions, Calculator};
 //! let mut calc = Calculator::new(warboard_rules::ruleset("classic").unwrap());
@@ -83,10 +94,10 @@ mod options;
 mod result;
 mod spec;
 
-pub use montecarlo::MonteCarlo;
+pub use montecarlo::{MonteCarlo, MAX_MONTE_CARLO_WORK};
 pub use options::{CalcOptions, LossOrder, RetreatPolicy};
 pub use result::{Ending, Method, Outcome, StandardErrors, SurvivorOutcome};
-pub use spec::{known_names, parse_army, unit_by_name, Army, Battle, Developments};
+pub use spec::{known_names, parse_army, unit_by_name, Army, Battle, Developments, Side, MAX_UNITS_PER_SIDE};
 pub use warboard_rules::state::Development;
 
 use model::BattleModel;
@@ -107,6 +118,19 @@ pub enum CalcError {
     Impossible(String),
     #[error("too large for the exact calculation: {0}; use Monte Carlo")]
     TooLarge(String),
+    /// More units on one side than either mode takes
+    /// ([`MAX_UNITS_PER_SIDE`]): refused from the counts, before anything
+    /// is built. `units` saturates at `u64::MAX`.
+    #[error("too many units on a side: {} {side} (at most {MAX_UNITS_PER_SIDE})", count_text(*units))]
+    TooManyUnits { side: Side, units: u64 },
+    /// More Monte Carlo runs than [`MAX_MONTE_CARLO_WORK`] allows for this
+    /// battle of `units` units (both sides): refused before the first.
+    #[error(
+        "too much Monte Carlo work: {} of a battle of {}; at most {} of it \
+         (Monte Carlo is bounded to {MAX_MONTE_CARLO_WORK} unit pairs, a few seconds)",
+        counted(*runs, "run"), counted(*units, "unit"), counted(*max_runs, "run")
+    )]
+    TooMuchWork { runs: u64, units: u64, max_runs: u64 },
     /// A rule of this battle the exact calculation does not model: it says
     /// so rather than answer wrongly (Monte Carlo runs the battle engine
     /// itself, so it models every rule).
@@ -115,6 +139,25 @@ pub enum CalcError {
     /// The battle engine refused a decision (a bug, if it ever happens).
     #[error("{0}")]
     Engine(String),
+}
+
+/// A count as an error message writes it: one that saturated is at least
+/// that much.
+fn count_text(units: u64) -> String {
+    if units == u64::MAX {
+        format!("{units} or more")
+    } else {
+        units.to_string()
+    }
+}
+
+/// "1 run", "4 runs".
+fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// Answers cached per calculator before the cache is emptied.
@@ -163,6 +206,7 @@ impl Calculator {
 
     /// The exact outcome, computed afresh.
     pub fn exact_uncached(&mut self, battle: &Battle, opts: &CalcOptions) -> Result<Outcome, CalcError> {
+        battle.check_size()?;
         if let Some(rule) = model::unmodelled(&self.ruleset, battle) {
             return Err(CalcError::NotModelled(rule));
         }
@@ -172,6 +216,7 @@ impl Calculator {
 
     /// The Monte Carlo estimate (all cores, through rayon's pool).
     pub fn monte_carlo(&self, battle: &Battle, opts: &CalcOptions, mc: MonteCarlo) -> Result<Outcome, CalcError> {
+        montecarlo::check(&self.ruleset, battle, opts, mc)?;
         let (model, standalone) = BattleModel::new(&self.ruleset, battle, opts.amphibious)?;
         montecarlo::run(&self.ruleset, &model, &standalone, opts, mc)
     }

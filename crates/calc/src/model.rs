@@ -225,7 +225,9 @@ impl BattleModel {
     /// Errors are the engine's own (what cannot be set up), plus attackers
     /// that cannot attack.
     pub fn new(rs: &Arc<Ruleset>, battle: &Battle, amphibious: bool) -> Result<(BattleModel, Standalone), CalcError> {
-
+        // The engine's position has one unit value per unit: refuse huge
+        // counts before building it.
+        battle.check_size()?;
         let spec = BattleSpec { attackers: battle.attackers.to_pairs(), defenders: battle.defenders.to_pairs(), amphibious };
         let mut standalone = build(rs.clone(), &spec).map_err(CalcError::Impossible)?;
         // Each side's developments, for the engine (Monte Carlo) as for the

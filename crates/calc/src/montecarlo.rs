@@ -11,13 +11,14 @@ use crate::loss::{LossRule, Pool, CLASSES};
 use crate::model::{BattleModel, TYPES};
 use crate::options::{CalcOptions, RetreatPolicy};
 use crate::result::{Ending, Key, Method, Outcome, OutcomeBuilder};
-use crate::spec::Army;
+use crate::spec::{Army, Battle};
 use crate::CalcError;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use warboard_rules::battle::casualties::{attackers, defenders};
 use warboard_rules::battle::standalone::Standalone;
 use warboard_rules::battle::{self, BattleResult, BattleSide, CasualtyChoice, Decision};
+use warboard_rules::ruleset::UnitStats;
 use warboard_rules::{Action, Event, GameState, Ruleset, SeededDice, UnitId, UnitType};
 
 /// How many battles to fight, and the seed of their dice.
@@ -26,6 +27,17 @@ pub struct MonteCarlo {
     pub runs: u64,
     pub seed: u64,
 }
+
+/// The Monte Carlo work one request may ask for, in the unit pairs of
+/// `battle_work`: 2 to 6 s on one core, less on more. Measured with
+/// `examples/probe --mc`, one core: infantry against infantry, 10 a side
+/// take 67 to 79 µs a battle (48,000 runs allowed: 3.2 to 3.8 s), 100 a
+/// side 0.6 ms (3,500 runs), 1,000 a side 29 to 32 ms (100 runs), 5,000 a
+/// side 0.6 s (4 runs), 4 to 8 ns a pair at every size; small mixed fleets
+/// up to 11 ns a pair (5 submarines, 3 fighters and 2 battleships against
+/// 4 destroyers, 2 transports, a carrier and 2 fighters: 49,000 runs,
+/// 5.8 s). BENCHMARKS.md, "Limits (issue 34)", has the table.
+pub const MAX_MONTE_CARLO_WORK: u64 = 500_000_000;
 
 /// Runs per block of work (and per seed stream).
 const BLOCK: u64 = 256;
@@ -60,6 +72,79 @@ struct Setup<'a> {
     defender_rule: LossRule,
 }
 
+/// The work of one battle of `units` units in all, in unit pairs: what
+/// the battle engine costs, measured (see [`MAX_MONTE_CARLO_WORK`]).
+///
+/// - units × (units + 500): the engine goes through a side's units for
+///   each casualty (the square), and each unit costs something however
+///   small the battle (rolls, events, the state's clone: the 500).
+/// - `split_hits`: where hits of one step fall in groups with other
+///   targets (submarines' hits never take aircraft, aircraft hit
+///   submarines only beside a destroyer), the engine's casualty choice
+///   takes its general path, which grows with the fourth power of the
+///   units: 100 submarines and 50 bombers against 50 destroyers, 50
+///   carriers and 100 fighters take 46 ms a battle, twice as many 455 ms,
+///   four times as many 6.8 s.
+/// - `taken_last`: so it does where some units are taken last (defenseless
+///   transports), growing with the third power: 200 submarines against 100
+///   destroyers and 100 transports take 11 ms a battle, five times as many
+///   0.7 s.
+/// - `exact_retreats`: the "below P" retreat policy asks the exact mode
+///   the win chance of each position, a solve growing with the square of
+///   the units, and large battles hardly ever reach the same position twice
+///   (small ones are answered from a cache per block): 100 infantry a side
+///   cost 8.5 times as much with the policy, 1,000 a side 66 times.
+fn battle_work(units: u64, split_hits: bool, taken_last: bool, exact_retreats: bool) -> u128 {
+    let u = u128::from(units);
+    let mut work = u * (u + 500);
+    if split_hits {
+        work += u.pow(4) / 2_000;
+    }
+    if taken_last {
+        work += u.pow(3) / 30;
+    }
+    if exact_retreats {
+        work += u.pow(3) / 10;
+    }
+    work
+}
+
+/// Whether hits of one step of this battle may fall in groups with other
+/// targets (see [`battle_work`]): a side whose submarines fire beside
+/// other units, or aircraft facing submarines.
+fn split_hits(rs: &Ruleset, battle: &Battle) -> bool {
+    let mixed = |side: &Army, enemy: &Army| {
+        (has(rs, side, |st| st.submarine) && has(rs, side, |st| !st.submarine))
+            || (has(rs, side, |st| st.is_air()) && has(rs, enemy, |st| st.submarine))
+    };
+    mixed(&battle.attackers, &battle.defenders) || mixed(&battle.defenders, &battle.attackers)
+}
+
+/// Whether `army` has a unit of a type for which `what` holds.
+fn has(rs: &Ruleset, army: &Army, what: fn(&UnitStats) -> bool) -> bool {
+    army.iter().any(|(t, _)| rs.unit(t).is_some_and(what))
+}
+
+/// Refuses a request of no runs, of too many units, or of more work than
+/// [`MAX_MONTE_CARLO_WORK`], from the counts alone: before anything is
+/// built or fought.
+pub(crate) fn check(rs: &Ruleset, battle: &Battle, opts: &CalcOptions, mc: MonteCarlo) -> Result<(), CalcError> {
+    battle.check_size()?;
+    if mc.runs == 0 {
+        return Err(CalcError::Syntax("Monte Carlo needs at least one run".into()));
+    }
+    let units = battle.attackers.units() + battle.defenders.units();
+    let exact_retreats = matches!(opts.retreat, RetreatPolicy::WinChanceBelow(_));
+    let taken_last = has(rs, &battle.attackers, |st| st.defenseless) || has(rs, &battle.defenders, |st| st.defenseless);
+    let per_battle = battle_work(units, split_hits(rs, battle), taken_last, exact_retreats);
+    let bound = u128::from(MAX_MONTE_CARLO_WORK);
+    if per_battle * u128::from(mc.runs) > bound {
+        let max_runs = u64::try_from(bound / per_battle.max(1)).unwrap_or(u64::MAX);
+        return Err(CalcError::TooMuchWork { runs: mc.runs, units, max_runs });
+    }
+    Ok(())
+}
+
 pub(crate) fn run(
     rs: &Ruleset,
     model: &BattleModel,
@@ -68,9 +153,6 @@ pub(crate) fn run(
     mc: MonteCarlo,
 ) -> Result<Outcome, CalcError> {
     opts.check()?;
-    if mc.runs == 0 {
-        return Err(CalcError::Syntax("Monte Carlo needs at least one run".into()));
-    }
     let setup = Setup {
         rs,
         model,
@@ -313,6 +395,58 @@ mod tests {
     use crate::spec::Battle;
     use warboard_rules::battle::casualties::default_casualties;
     use warboard_rules::battle::{HitGroup, Targets};
+
+    /// The most runs `check` allows of a battle (and it allows them, and
+    /// refuses one more).
+    fn runs_allowed(ruleset: &str, text: &str, opts: &CalcOptions) -> u64 {
+        let rs = warboard_rules::ruleset(ruleset).unwrap();
+        let battle = Battle::parse(text).unwrap();
+        let at = |runs: u64| check(&rs, &battle, opts, MonteCarlo { runs, seed: 1 });
+        let Err(CalcError::TooMuchWork { runs: u64::MAX, max_runs, .. }) = at(u64::MAX) else { panic!("{text}: {:?}", at(u64::MAX)) };
+        if max_runs > 0 {
+            assert_eq!(at(max_runs), Ok(()), "{text}");
+        }
+        assert!(matches!(at(max_runs + 1), Err(CalcError::TooMuchWork { .. })), "{text}");
+        max_runs
+    }
+
+    #[test]
+    fn monte_carlo_work_is_bounded_before_anything_is_fought() {
+        let never = CalcOptions::default();
+        let below = CalcOptions { retreat: RetreatPolicy::WinChanceBelow(0.5), ..Default::default() };
+        // The runs allowed fall with the square of the units.
+        assert_eq!(runs_allowed("classic", "10 inf vs 10 inf", &never), 48_076);
+        assert_eq!(runs_allowed("classic", "100 inf vs 100 inf", &never), 3_571);
+        assert_eq!(runs_allowed("classic", "5000 inf vs 5000 inf", &never), 4);
+        // Faster where the engine's casualty choice takes its general path,
+        // or the retreat policy asks the exact mode.
+        assert!(runs_allowed("europe", "200 sub, 200 bb vs 400 dd", &never) < runs_allowed("europe", "400 bb vs 400 dd", &never) / 50);
+        assert!(runs_allowed("europe", "400 ftr vs 400 sub", &never) < runs_allowed("europe", "400 bb vs 400 sub", &never) / 50);
+        let fleet = runs_allowed("anniversary-1941", "400 sub vs 400 dd", &never);
+        assert_eq!(fleet, runs_allowed("anniversary-1941", "400 sub vs 400 bb", &never));
+        assert!(runs_allowed("anniversary-1941", "400 sub vs 200 dd, 200 trn", &never) < fleet / 5);
+        assert!(runs_allowed("classic", "100 inf vs 100 inf", &below) < 3_571 / 5);
+        assert_eq!(runs_allowed("classic", "1000 inf vs 1000 inf", &below), 0, "one battle is too much");
+        // Small battles keep plenty of runs whatever they hold.
+        assert!(runs_allowed("anniversary-1941", "5 sub, 3 ftr, 2 bb vs 4 dd, 2 trn, 1 cv, 2 ftr", &below) > 20_000);
+
+        let rs = warboard_rules::ruleset("classic").unwrap();
+        let battle = Battle::parse("1 inf vs 1 inf").unwrap();
+        assert!(matches!(check(&rs, &battle, &never, MonteCarlo { runs: 0, seed: 1 }), Err(CalcError::Syntax(_))));
+        // Too many units are refused as such, whatever the runs.
+        let huge = Battle::new(Army::new().with(UnitType::Infantry, u32::MAX), Army::new().with(UnitType::Infantry, 1));
+        assert!(matches!(check(&rs, &huge, &never, MonteCarlo { runs: 1, seed: 1 }), Err(CalcError::TooManyUnits { .. })));
+        let message = check(&rs, &Battle::parse("10 inf vs 10 inf").unwrap(), &never, MonteCarlo { runs: 1_000_000, seed: 1 })
+            .unwrap_err()
+            .to_string();
+        let one = check(&rs, &Battle::parse("1000 inf vs 1000 inf").unwrap(), &below, MonteCarlo { runs: 1, seed: 1 }).unwrap_err().to_string();
+        assert!(one.starts_with("too much Monte Carlo work: 1 run of a battle of 2000 units; at most 0 runs of it"), "{one}");
+        assert_eq!(
+            message,
+            "too much Monte Carlo work: 1000000 runs of a battle of 20 units; at most 48076 runs of it \
+             (Monte Carlo is bounded to 500000000 unit pairs, a few seconds)"
+        );
+    }
 
     /// What a set of losses leaves of the candidates: per unit type, how
     /// many whole and how many damaged.

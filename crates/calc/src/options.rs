@@ -1,7 +1,7 @@
 //! How the attacker plays the battle: retreat policy, order of loss, and how
 //! fine the exact computation is.
 
-use crate::spec::unit_by_name;
+use crate::spec::{echoed, unit_by_name};
 use crate::CalcError;
 use std::hash::{Hash, Hasher};
 use warboard_rules::UnitType;
@@ -29,7 +29,8 @@ impl RetreatPolicy {
         let text = text.trim().to_ascii_lowercase();
         let bad = || {
             CalcError::Syntax(format!(
-                "retreat policy \"{text}\": use never, after:N (N ≥ 1) or below:P (0 ≤ P ≤ 1, or a percentage like 40%)"
+                "retreat policy \"{}\": use never, after:N (N ≥ 1) or below:P (0 ≤ P ≤ 1, or a percentage like 40%)",
+                echoed(&text)
             ))
         };
         if text == "never" {
@@ -81,14 +82,15 @@ impl LossOrder {
         }
         let mut list = Vec::new();
         for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let kind = unit_by_name(name).ok_or_else(|| CalcError::UnknownUnit(name.to_string()))?;
+            let kind = unit_by_name(name).ok_or_else(|| CalcError::UnknownUnit(echoed(name)))?;
             if !list.contains(&kind) {
                 list.push(kind);
             }
         }
         if list.is_empty() {
             return Err(CalcError::Syntax(format!(
-                "order of loss \"{text}\": use default, keep-land, keep-air, or a list of unit names like inf,arm,ftr"
+                "order of loss \"{}\": use default, keep-land, keep-air, or a list of unit names like inf,arm,ftr",
+                echoed(&text)
             )));
         }
         Ok(LossOrder::Explicit(list))

@@ -10,6 +10,29 @@ use warboard_rules::UnitType;
 
 const UNIT_TYPES: usize = UnitType::ALL.len();
 
+/// Units one side may have, in both modes. Both build the battle engine's
+/// position, one unit value per unit, before anything else; the exact mode
+/// keeps hit distributions as wide as a side's hit points (its own limit,
+/// `exact::MAX_HIT_POINTS`, is the same number), and a Monte Carlo battle
+/// costs at least the square of its units (5,000 infantry a side take
+/// 0.6 s a battle). Battles of a real game have a few hundred units at
+/// most. Counts are checked against it before anything is built
+/// ([`Battle::check_size`], [`parse_army`]).
+pub const MAX_UNITS_PER_SIDE: u32 = 5_000;
+
+/// User text echoed in an error: at most this many characters of it (a
+/// name of 100 KB is not worth printing back).
+const ECHOED_CHARS: usize = 40;
+
+/// `text` as an error message quotes it: whole when short, otherwise its
+/// first [`ECHOED_CHARS`] characters and "…", which marks it as cut.
+pub(crate) fn echoed(text: &str) -> String {
+    match text.char_indices().nth(ECHOED_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}…", &text[..end]),
+    }
+}
+
 /// One side's units: how many of each unit type. Small, `Copy` and hashable,
 /// so it can key the calculator's cache without allocating.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -59,13 +82,20 @@ impl Army {
         self.counts[kind.index()]
     }
 
-    /// All units, whatever their type.
+    /// All units, whatever their type (at most `u32::MAX`: an army past
+    /// [`MAX_UNITS_PER_SIDE`] is refused anyway, see [`Army::units`]).
     pub fn total(&self) -> u32 {
-        self.counts.iter().sum()
+        self.counts.iter().fold(0u32, |sum, n| sum.saturating_add(*n))
+    }
+
+    /// All units, whatever their type, without overflow: the count the
+    /// limits are checked on.
+    pub fn units(&self) -> u64 {
+        self.counts.iter().map(|n| u64::from(*n)).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.total() == 0
+        self.counts.iter().all(|n| *n == 0)
     }
 
     /// The unit types present, with their counts, in unit-table order.
@@ -176,13 +206,20 @@ impl Developments {
             };
             let dev = dev.ok_or_else(|| {
                 let known: Vec<&str> = Development::ALL.iter().map(|d| d.name()).collect();
-                CalcError::Syntax(format!("unknown development \"{}\"; known: {} (or jets, super subs)", name.trim(), known.join(", ")))
+                CalcError::Syntax(format!(
+                    "unknown development \"{}\"; known: {} (or jets, super subs)",
+                    echoed(name.trim()),
+                    known.join(", ")
+                ))
             })?;
             devs = devs.with(dev);
             any = true;
         }
         if !any {
-            return Err(CalcError::Syntax(format!("\"with\" needs developments, e.g. \"with jet fighters, radar\"; got \"{}\"", text.trim())));
+            return Err(CalcError::Syntax(format!(
+                "\"with\" needs developments, e.g. \"with jet fighters, radar\"; got \"{}\"",
+                echoed(text.trim())
+            )));
         }
         Ok(devs)
     }
@@ -236,13 +273,49 @@ impl Battle {
         if parts.len() != 2 {
             return Err(CalcError::Syntax(format!(
                 "write the battle as `ATTACKERS vs DEFENDERS`, e.g. \"3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa\"; got \"{}\"",
-                text.trim()
+                echoed(text.trim())
             )));
         }
-        let (attackers, attacker_developments) = parse_side(parts[0])?;
-        let (defenders, defender_developments) = parse_side(parts[1])?;
+        let (attackers, attacker_developments) = parse_side(parts[0], Side::Attackers)?;
+        let (defenders, defender_developments) = parse_side(parts[1], Side::Defenders)?;
         Ok(Battle { attackers, defenders, attacker_developments, defender_developments })
     }
+
+    /// Refuses a side of more than [`MAX_UNITS_PER_SIDE`] units, from the
+    /// counts alone: both modes ask it before building anything (an army
+    /// of `u32::MAX` infantry would otherwise build the engine's units
+    /// one by one, gigabytes of them).
+    pub fn check_size(&self) -> Result<(), CalcError> {
+        check_units(Side::Attackers, self.attackers.units())?;
+        check_units(Side::Defenders, self.defenders.units())
+    }
+}
+
+/// Which side a count is on, for the error that refuses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Attackers,
+    Defenders,
+    /// An army read on its own ([`parse_army`]), of no side yet.
+    Army,
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Attackers => "attackers",
+            Side::Defenders => "defenders",
+            Side::Army => "units",
+        })
+    }
+}
+
+/// `units` on `side`, or the error that refuses them.
+fn check_units(side: Side, units: u64) -> Result<(), CalcError> {
+    if units > u64::from(MAX_UNITS_PER_SIDE) {
+        return Err(CalcError::TooManyUnits { side, units });
+    }
+    Ok(())
 }
 
 /// "3 infantry, 1 artillery with advanced_artillery vs 4 infantry": the
@@ -262,15 +335,15 @@ impl fmt::Display for Battle {
 }
 
 /// One side's text: its units, then optionally "with" and its developments.
-fn parse_side(text: &str) -> Result<(Army, Developments), CalcError> {
+fn parse_side(text: &str, side: Side) -> Result<(Army, Developments), CalcError> {
     let with = text.match_indices("with").find(|(i, _)| {
         let before = text[..*i].chars().next_back();
         let after = text[i + 4..].chars().next();
         !matches!(before, Some(c) if c.is_alphanumeric()) && !matches!(after, Some(c) if c.is_alphanumeric())
     });
     match with {
-        Some((i, _)) => Ok((parse_army(&text[..i])?, Developments::parse(&text[i + 4..])?)),
-        None => Ok((parse_army(text)?, Developments::NONE)),
+        Some((i, _)) => Ok((parse_units(&text[..i], side)?, Developments::parse(&text[i + 4..])?)),
+        None => Ok((parse_units(text, side)?, Developments::NONE)),
     }
 }
 
@@ -299,31 +372,52 @@ fn split_on_vs(text: &str) -> Vec<&str> {
 
 /// Parses one side: entries separated by commas (or `+`, `;`), or simply
 /// one after the other ("3 inf 1 art"), each an optional count and a unit
-/// name ("3 inf", "2x armor", "fighter", "1 aa gun").
+/// name ("3 inf", "2x armor", "fighter", "1 aa gun"), counts whole
+/// numbers 0 or more. Refuses more than [`MAX_UNITS_PER_SIDE`] units as it
+/// reads the counts.
 pub fn parse_army(text: &str) -> Result<Army, CalcError> {
+    parse_units(text, Side::Army)
+}
+
+/// [`parse_army`] of one side, named in the error that refuses too many.
+fn parse_units(text: &str, side: Side) -> Result<Army, CalcError> {
     let mut army = Army::new();
+    // Summed in u64, saturating: neither a count of twenty digits nor a
+    // sum of counts past u32::MAX wraps round to something small.
+    let mut units = 0u64;
     for entry in text.split([',', '+', ';']).flat_map(entries) {
         let entry = entry.trim();
         if entry.is_empty() {
             continue;
         }
+        if entry.strip_prefix('-').is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit())) {
+            return Err(not_a_count(entry));
+        }
         let digits = entry.find(|c: char| !c.is_ascii_digit()).unwrap_or(entry.len());
         let (count, name) = entry.split_at(digits);
-        let count: u32 = if count.is_empty() {
-            1
-        } else {
-            count.parse().map_err(|_| CalcError::Syntax(format!("the count in \"{entry}\" is too large")))?
-        };
+        if digits > 0 && name.starts_with('.') {
+            return Err(not_a_count(entry));
+        }
+        let count: u64 = if count.is_empty() { 1 } else { count.parse().unwrap_or(u64::MAX) };
         // "2x bb": an "x" after a count is part of the count.
         let name = name.trim_start();
         let name = match name.strip_prefix('x') {
             Some(rest) if digits > 0 && rest.starts_with(char::is_whitespace) => rest,
             _ => name,
         };
-        let kind = unit_by_name(name.trim()).ok_or_else(|| CalcError::UnknownUnit(name.trim().to_string()))?;
-        army.add(kind, count);
+        let kind = unit_by_name(name.trim()).ok_or_else(|| CalcError::UnknownUnit(echoed(name.trim())))?;
+        units = units.saturating_add(count);
+        check_units(side, units)?;
+        // At most MAX_UNITS_PER_SIDE, checked just above.
+        army.add(kind, count as u32);
     }
     Ok(army)
+}
+
+/// The error for a count that is not a whole number 0 or more ("-3 inf",
+/// "1.5 arm").
+fn not_a_count(entry: &str) -> CalcError {
+    CalcError::Syntax(format!("counts are whole numbers, 0 or more; got \"{}\"", echoed(entry)))
 }
 
 /// The entries of a text without separators: a count starts a new entry
@@ -332,7 +426,8 @@ fn entries(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut named = false;
     for word in text.split_whitespace() {
-        let count = word.starts_with(|c: char| c.is_ascii_digit());
+        // "-3" starts an entry too, for parse_army to refuse the count.
+        let count = word.trim_start_matches('-').starts_with(|c: char| c.is_ascii_digit());
         if out.is_empty() || (count && named) {
             out.push(String::new());
             named = false;
@@ -343,7 +438,7 @@ fn entries(text: &str) -> Vec<String> {
         }
         entry.push_str(word);
         // "2x" or "3" is a count; anything else names the unit.
-        named |= !(count && word.trim_start_matches(|c: char| c.is_ascii_digit()).chars().all(|c| c == 'x'));
+        named |= !(count && word.trim_start_matches('-').trim_start_matches(|c: char| c.is_ascii_digit()).chars().all(|c| c == 'x'));
     }
     out
 }
@@ -402,7 +497,68 @@ mod tests {
         assert!(matches!(Battle::parse("3 inf"), Err(CalcError::Syntax(_))));
         assert!(matches!(Battle::parse("3 inf vs 2 inf vs 1 inf"), Err(CalcError::Syntax(_))));
         assert!(matches!(Battle::parse("3 elephants vs 2 inf"), Err(CalcError::UnknownUnit(_))));
-        assert!(matches!(Battle::parse("99999999999 inf vs 2 inf"), Err(CalcError::Syntax(_))));
+        assert!(matches!(Battle::parse("3 inf vs 2 inf 1 dragon"), Err(CalcError::UnknownUnit(name)) if name == "dragon"));
+    }
+
+    #[test]
+    fn counts_are_whole_numbers_0_or_more() {
+        for text in ["-3 inf vs 2 inf", "3 inf vs -2 inf", "3 inf -1 arm vs 2 inf", "1.5 inf vs 2 inf", "2 inf vs 1 inf, -1 arm"] {
+            match Battle::parse(text) {
+                Err(CalcError::Syntax(message)) => assert!(message.contains("counts are whole numbers, 0 or more"), "{text}: {message}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        let b = Battle::parse("0 arm, 2 inf vs 1 inf").unwrap();
+        assert_eq!(b.attackers, Army::from_counts(&[(Infantry, 2)]));
+        // A hyphen inside a name is no sign.
+        assert_eq!(parse_army("2 aa-gun").map(|a| a.count(AaGun)), Ok(2));
+    }
+
+    #[test]
+    fn refuses_too_many_units_from_the_counts() {
+        let side = |text: &str| match Battle::parse(text) {
+            Err(CalcError::TooManyUnits { side, units }) => (side, units),
+            other => panic!("{text}: {other:?}"),
+        };
+        assert_eq!(side("4294967295 inf vs 1 inf"), (Side::Attackers, 4_294_967_295));
+        assert_eq!(side("1 inf vs 10000000 inf"), (Side::Defenders, 10_000_000));
+        assert_eq!(side("5000 inf, 1 arm vs 1 inf"), (Side::Attackers, 5001));
+        // Counts add up; the first past the limit stops the reading, and a
+        // count of more digits than a u64 holds saturates.
+        assert_eq!(side("3000 inf, 2000 arm 1 ftr, 4294967295 bmb vs 1 inf"), (Side::Attackers, 5001));
+        assert_eq!(side("99999999999999999999999 inf vs 2 inf"), (Side::Attackers, u64::MAX));
+        assert!(matches!(parse_army("6000 inf"), Err(CalcError::TooManyUnits { side: Side::Army, units: 6000 })));
+        assert_eq!(
+            Battle::parse("4294967295 inf vs 1 inf").unwrap_err().to_string(),
+            format!("too many units on a side: 4294967295 attackers (at most {MAX_UNITS_PER_SIDE})")
+        );
+        assert_eq!(
+            Battle::parse("99999999999999999999999 inf vs 2 inf").unwrap_err().to_string(),
+            format!("too many units on a side: {} or more attackers (at most {MAX_UNITS_PER_SIDE})", u64::MAX)
+        );
+        // The limit itself is allowed; built by hand, an army is checked too.
+        assert_eq!(Battle::parse("5000 inf vs 4999 inf, 1 arm").unwrap().check_size(), Ok(()));
+        let huge = Battle::new(Army::new().with(Infantry, u32::MAX).with(Armor, u32::MAX), Army::new().with(Infantry, 1));
+        assert_eq!(huge.attackers.units(), 2 * u64::from(u32::MAX));
+        assert_eq!(huge.attackers.total(), u32::MAX, "saturates, never wraps round");
+        assert!(!huge.attackers.is_empty());
+        assert_eq!(huge.check_size(), Err(CalcError::TooManyUnits { side: Side::Attackers, units: 2 * u64::from(u32::MAX) }));
+    }
+
+    #[test]
+    fn long_names_are_echoed_cut() {
+        let name = "z".repeat(100_000);
+        let err = Battle::parse(&format!("3 {name} vs 2 inf")).unwrap_err();
+        let CalcError::UnknownUnit(shown) = &err else { panic!("{err:?}") };
+        assert_eq!(shown, &format!("{}…", "z".repeat(ECHOED_CHARS)));
+        assert!(err.to_string().len() < 1_000, "{err}");
+        assert_eq!(echoed("élan"), "élan");
+        // Cut at a character, not a byte.
+        assert_eq!(echoed(&"é".repeat(50)), format!("{}…", "é".repeat(ECHOED_CHARS)));
+        for text in [format!("3 inf {name}"), format!("1 ftr with {name} vs 1 inf"), format!("1 inf vs 1 inf with {name}")] {
+            let err = Battle::parse(&text).unwrap_err().to_string();
+            assert!(err.len() < 1_000, "{}", &err[..200]);
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! nothing of the calculator's state graphs, tables or pruning.
 
 use std::collections::HashMap;
-use warboard_calc::{Army, Battle, CalcError, CalcOptions, Calculator, Ending, LossOrder, Outcome, RetreatPolicy};
+use warboard_calc::{Army, Battle, CalcError, CalcOptions, Calculator, Ending, LossOrder, Outcome, RetreatPolicy, Side};
 use warboard_rules::UnitType;
 
 fn calc() -> Calculator {
@@ -630,7 +630,15 @@ fn impossible_battles_are_errors() {
     assert!(matches!(err("vs 2 inf"), CalcError::Impossible(_)));
     assert!(matches!(err("2 inf vs"), CalcError::Impossible(_)));
     assert!(matches!(err("1 sub vs 3 ftr, 1 cv"), CalcError::Impossible(_)));
-    assert!(matches!(err("6000 inf vs 1 inf"), CalcError::TooLarge(_)));
+    // Too many units: refused from the counts, by the parser and by the
+    // calculator alike (an army built by hand).
+    assert!(matches!(Battle::parse("6000 inf vs 1 inf"), Err(CalcError::TooManyUnits { .. })));
+    let huge = Battle::new(Army::from_counts(&[(UnitType::Infantry, 6000)]), Army::from_counts(&[(UnitType::Infantry, 1)]));
+    assert!(matches!(c.exact(&huge, &opts), Err(CalcError::TooManyUnits { side: Side::Attackers, units: 6000 })));
+    // More hit points than the exact mode keeps: 3,000 two-hit battleships.
+    let europe = &mut Calculator::new(warboard_rules::ruleset("europe").unwrap());
+    let two_hit = europe.exact(&Battle::parse("3000 bb vs 1 bb").unwrap(), &opts);
+    assert!(matches!(two_hit, Err(CalcError::TooLarge(_))), "{two_hit:?}");
     let amphibious_ships_only = c.exact(&Battle::parse("1 bb vs 1 inf").unwrap(), &CalcOptions { amphibious: true, ..Default::default() });
     assert!(matches!(amphibious_ships_only, Err(CalcError::Impossible(_))));
 }

@@ -33,7 +33,12 @@ charts give them their effect).";
 pub struct CalcArgs {
     /// The battle: "ATTACKERS vs DEFENDERS", e.g. "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa"
     /// or "3 inf 1 art vs 4 inf". Names: inf, art, arm/tank, ftr, bmb, trn,
-    /// sub, dd, cru, cv/ac, bb, aa, or the full names.
+    /// sub, dd, cru, cv/ac, bb, aa, or the full names. Counts are whole
+    /// numbers, 0 or more, at most 5000 units a side.
+    // A battle may start with '-' ("-3 inf vs 2 inf"): taken as the battle,
+    // the calculator says what is wrong with it (a count below 0) instead
+    // of clap calling it an unknown option.
+    #[arg(allow_hyphen_values = true)]
     battle: String,
     /// Ruleset name: classic, europe (artillery, destroyers, two-hit
     /// battleships), anniversary-1941 or anniversary-1942 (cruisers,
@@ -59,7 +64,8 @@ pub struct CalcArgs {
     #[arg(long, default_value = "default")]
     defender_order: String,
     /// Fight N battles with the battle engine instead of computing the
-    /// exact odds.
+    /// exact odds. N is bounded to a few seconds' work: the larger the
+    /// battle, the fewer runs (the error says how many).
     #[arg(long, value_name = "N")]
     monte_carlo: Option<u64>,
     /// Seed of the Monte Carlo dice.

@@ -154,3 +154,47 @@ fn impossible_battles_fail_clearly() {
     let out = warboard(&["calc", "1 inf vs 1 inf", "--ruleset", "nonesuch"]);
     assert!(!out.status.success());
 }
+
+/// Issue 34: what cannot be calculated is refused from the counts, at once
+/// and in a few MB, in both modes; negative counts and unknown names are
+/// told plainly.
+#[test]
+fn refusals_come_from_the_counts() {
+    let fails = |args: &[&str], says: &str| {
+        let out = warboard(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(err.starts_with("warboard calc: ") && err.contains(says), "{args:?}: {err}");
+        err.into_owned()
+    };
+    for mode in [&[][..], &["--monte-carlo", "1"][..]] {
+        for (battle, says) in [
+            ("4294967295 inf vs 1 inf", "too many units on a side: 4294967295 attackers (at most 5000)"),
+            ("10000000 inf vs 1 inf", "too many units on a side: 10000000 attackers (at most 5000)"),
+            ("1 inf vs 5001 inf", "too many units on a side: 5001 defenders (at most 5000)"),
+        ] {
+            fails(&[&["calc", battle][..], mode].concat(), says);
+        }
+    }
+    fails(
+        &["calc", "5000 inf vs 5000 inf", "--monte-carlo", "100"],
+        "too much Monte Carlo work: 100 runs of a battle of 10000 units; at most 4 runs of it",
+    );
+    fails(&["calc", "10 inf vs 10 inf", "--monte-carlo", "18446744073709551615"], "at most 48076 runs of it");
+
+    // A leading '-' is the battle's, not an option: its count is refused.
+    for battle in ["-3 inf vs 2 inf", "3 inf vs -2 inf", "1.5 inf vs 2 inf"] {
+        let err = fails(&["calc", battle], "counts are whole numbers, 0 or more");
+        assert!(!err.contains("unexpected argument"), "{err}");
+    }
+    let err = fails(&["calc", "--json", "-3 inf vs 2 inf"], "counts are whole numbers, 0 or more");
+    assert!(!err.contains("unexpected argument"), "{err}");
+
+    // A name of 100 KB is echoed cut to its first 40 characters.
+    let name = "w".repeat(100_000);
+    let err = fails(&["calc", &format!("3 {name} vs 2 inf")], &format!("unknown unit \"{}…\"", "w".repeat(40)));
+    assert!(err.len() < 400, "{} bytes: {}", err.len(), &err[..200]);
+    let err = fails(&["calc", "1 inf vs 1 inf", "--attacker-order", &name], &format!("unknown unit \"{}…\"", "w".repeat(40)));
+    assert!(err.len() < 400, "{} bytes", err.len());
+}
