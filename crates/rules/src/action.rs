@@ -106,7 +106,7 @@ pub enum Event {
 pub struct DiceRun {
     pub kind: UnitType,
     pub value: u8,
-    pub count: u8,
+    pub count: u32,
     pub hits: u32,
 }
 

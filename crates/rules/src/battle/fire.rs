@@ -425,10 +425,12 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
         // Who threw which dice, for the log (issue 15, point 13).
         match runs.last_mut() {
             Some(r) if r.kind == kind && r.value == value => {
-                r.count += n;
+                // More than 255 dice of one kind in a step are possible
+                // (a big battle): the count is a u32.
+                r.count += u32::from(n);
                 r.hits += hits;
             }
-            _ => runs.push(crate::action::DiceRun { kind, value, count: n, hits }),
+            _ => runs.push(crate::action::DiceRun { kind, value, count: u32::from(n), hits }),
         }
         scored.push((id, kind, hits));
     }
