@@ -15,6 +15,11 @@ pub fn run(path: &Path) -> Result<String, String> {
     let Story { lines, stopped, .. } = story(&record);
     let rs = &record.game().ruleset;
     let mut out = String::new();
+    // A game that passed through a file without a record hash says so
+    // before it is told (issue 34, finding 2).
+    if let Some(note) = record.migration_note() {
+        out.push_str(&format!("note: {note}\n"));
+    }
     if lines.is_empty() {
         let s = record.state();
         out.push_str(&format!("{}: round {}, {}'s turn, {} phase\n", rs.title, s.round, rs.powers[s.turn.index()].id, s.phase.name().replace('_', " ")));

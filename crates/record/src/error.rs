@@ -132,8 +132,10 @@ pub enum LoadError {
     SnapshotMismatch { field: String },
     #[error("the snapshot's hash is {computed}, but the file records {recorded}: the snapshot was edited or damaged")]
     HashMismatch { recorded: String, computed: String },
-    #[error("the file's record hash is {recorded}, but its contents hash to {computed}: the save was edited or damaged after it was written (its log, dice, options or snapshot)")]
-    RecordEdited { recorded: String, computed: String },
+    /// `found` says where the edit is, as far as the loader can tell (the
+    /// hash alone only says that something changed).
+    #[error("the file's record hash is {recorded}, but its contents hash to {computed}: the save was edited or damaged after it was written ({found})")]
+    RecordEdited { recorded: String, computed: String, found: String },
 }
 
 impl LoadError {

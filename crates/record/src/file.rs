@@ -140,6 +140,8 @@ pub(crate) struct SaveFile<'a> {
     pub log: &'a [Entry],
     pub snapshot: &'a GameState,
     pub hash: String,
+    /// [`crate::Record::migrated_from`]: written as `migrated_from` when set.
+    pub migrated_from: Option<u64>,
 }
 
 /// A save file as read, before its parts are checked one by one: the log
@@ -164,6 +166,11 @@ pub(crate) struct RawSave {
     #[serde(default)]
     #[allow(dead_code)]
     pub record_hash: Option<Value>,
+    /// Format 3: [`crate::Record::migrated_from`]; read from the fields
+    /// before the rest.
+    #[serde(default)]
+    #[allow(dead_code)]
+    pub migrated_from: Option<Value>,
 }
 
 /// Compact JSON of a value that always serialises (plain data, string keys).
@@ -180,6 +187,9 @@ pub(crate) fn render(f: &SaveFile<'_>) -> String {
     out.push_str("{\n");
     out.push_str(&format!("  \"format\": {},\n", compact(&FORMAT_MARKER)));
     out.push_str(&format!("  \"version\": {FORMAT_VERSION},\n"));
+    if let Some(v) = f.migrated_from {
+        out.push_str(&format!("  \"migrated_from\": {v},\n"));
+    }
     out.push_str(&format!("  \"ruleset\": {},\n", compact(&f.ruleset)));
     out.push_str(&format!("  \"options\": {},\n", compact(&f.options)));
     out.push_str(&format!("  \"position\": {},\n", compact(f.position)));

@@ -377,3 +377,105 @@ fn saves_without_the_dice_runs_still_load() {
     let again = Record::load(&loaded.to_save_string()).expect("saved again, it loads");
     assert_eq!(again.state(), record.state());
 }
+
+/// The game as a version 1 or 2 file might look after a later save was
+/// edited: `version` changed and the record hash dropped (or kept stale).
+fn downgraded(v: &Value, version: u64, keep_hash: bool) -> Value {
+    let mut d = v.clone();
+    d["version"] = json!(version);
+    if !keep_hash {
+        d.as_object_mut().unwrap().remove("record_hash");
+    }
+    d
+}
+
+/// Issue 34, finding 2: changing a save's version does not switch off the
+/// whole-record hash. A file carrying a record hash is checked as version
+/// 3; one that says version 1 or 2 but holds what only version 3 writes
+/// (today's snapshot fields, dice named by who threw them) is refused as
+/// an edit of version 3.
+#[test]
+fn a_version_downgrade_is_checked_as_version_3() {
+    let record = random_game(5, 300, DiceMode::Client);
+    let v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    let mut queued_edited = v.clone();
+    queued_edited["dice"]["queued"] = json!([6, 6, 6, 6]);
+    let mut by_added = v.clone();
+    by_added["log"][0]["by"] = json!("engine");
+    let seeded: Value = serde_json::from_str(&random_game(6, 300, DiceMode::Seeded { seed: 6 }).to_save_string()).unwrap();
+    let cases = [
+        ("queued dice, version 2, hash dropped", downgraded(&queued_edited, 2, false), "says version 2"),
+        ("queued dice, version 2, stale hash kept", downgraded(&queued_edited, 2, true), "edited or damaged"),
+        ("`by` added, version 2, hash dropped", downgraded(&by_added, 2, false), "says version 2"),
+        ("`by` added, version 1, hash dropped", downgraded(&by_added, 1, false), "says version 1"),
+        ("queued dice, version 1, stale hash kept", downgraded(&queued_edited, 1, true), "edited or damaged"),
+        ("a seeded classic game, version 1", downgraded(&seeded, 1, false), "says version 1"),
+    ];
+    for (what, file, words) in cases {
+        let err = load_edited(&file);
+        assert_eq!(err.code(), "save/record-edited", "{what}: {err}");
+        assert!(err.to_string().contains(words), "{what}: `{err}` should say `{words}`");
+    }
+    // What gave the later file away is named: a field of today's state.
+    let err = load_edited(&downgraded(&queued_edited, 2, false)).to_string();
+    assert!(err.contains("its snapshot has `") && err.contains("only version 3 writes"), "{err}");
+    // Shaped as version 1 could have been (its snapshot's fields only), the
+    // dice named by who threw them still tell a later file.
+    let mut stripped = downgraded(&seeded, 1, false);
+    stripped["snapshot"].as_object_mut().unwrap().retain(|k, _| V1_STATE_FIELDS.contains(&k.as_str()));
+    let err = load_edited(&stripped).to_string();
+    assert!(err.contains("records who threw which dice"), "{err}");
+}
+
+/// The fields of a version 1 snapshot (the rules core's state of that time).
+const V1_STATE_FIELDS: [&str; 17] = [
+    "round", "turn", "phase", "control", "start_control", "conquered", "ipcs", "units", "next_unit", "purchased", "unplaced", "placed",
+    "neutral_fees", "battles", "developments", "winner", "seq",
+];
+
+/// Issue 34, finding 2: a file that could have been an old save (no record
+/// hash, nothing of a later version in it) loads, but is not blessed by
+/// saving it again: the game remembers that it came from a file without a
+/// record hash, every later save writes `migrated_from`, and that mark
+/// cannot be dropped without the edit being seen.
+#[test]
+fn a_game_from_a_file_without_a_record_hash_stays_marked() {
+    // A client-dice game whose battles' dice were not named by who threw
+    // them, shaped as a version 1 file: its queued dice were edited.
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    for entry in v["log"].as_array_mut().unwrap() {
+        for event in entry["events"].as_array_mut().unwrap() {
+            if let Some(rolled) = event.get_mut("Rolled").and_then(Value::as_object_mut) {
+                rolled.remove("by");
+            }
+        }
+    }
+    v["dice"]["queued"] = json!([6, 6, 6, 6]);
+    let mut old = downgraded(&v, 1, false);
+    old["snapshot"].as_object_mut().unwrap().retain(|k, _| V1_STATE_FIELDS.contains(&k.as_str()));
+    let loaded = Record::load(&serde_json::to_string(&old).unwrap()).unwrap_or_else(|e| panic!("a file shaped as version 1 loads: {e}"));
+    assert_eq!(loaded.migrated_from(), Some(1));
+    assert!(loaded.migration_note().is_some_and(|n| n.contains("version 1") && n.contains("unverified")));
+    let resaved = loaded.to_save_string();
+    assert!(resaved.contains("\"version\": 3,\n  \"migrated_from\": 1,\n"), "{}", &resaved[..200]);
+    // Loaded and saved again, it keeps the mark, byte for byte.
+    let again = Record::load(&resaved).expect("the re-saved game loads");
+    assert_eq!(again.migrated_from(), Some(1));
+    assert_eq!(again.to_save_string(), resaved);
+    // Dropping the mark is an edit of the record.
+    let unmarked = resaved.replace("  \"migrated_from\": 1,\n", "");
+    let err = Record::load(&unmarked).unwrap_err();
+    assert_eq!(err.code(), "save/record-edited", "{err}");
+    // A game begun here is not marked.
+    assert_eq!(Record::load(&record.to_save_string()).unwrap().migrated_from(), None);
+    assert!(!record.to_save_string().contains("migrated_from"));
+}
+
+#[test]
+fn a_mark_of_another_version_is_malformed() {
+    let record = random_game(5, 60, DiceMode::Seeded { seed: 5 });
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["migrated_from"] = json!(3);
+    expect(load_value(&v), "save/malformed", "migrated_from");
+}

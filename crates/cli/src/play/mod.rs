@@ -90,8 +90,13 @@ fn start(args: &PlayArgs) -> Result<App, String> {
                 }
             }
             let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
+            let note = record.migration_note();
             let mut session = Session::resume(record, humans.clone().unwrap_or_default());
             session.note(format!("resumed {}", path.display()));
+            // A game that passed through a file without a record hash says so.
+            if let Some(note) = note {
+                session.note(note);
+            }
             (session, humans.is_some())
         }
         None => {

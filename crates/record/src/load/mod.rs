@@ -17,7 +17,19 @@ use std::collections::BTreeMap;
 use warboard_rules::{Event, GameState};
 
 /// The top-level fields a save may have (the file's `deny_unknown_fields`).
-const FIELDS: [&str; 10] = ["format", "version", "ruleset", "options", "position", "dice", "log", "snapshot", "hash", "record_hash"];
+const FIELDS: [&str; 11] = ["format", "version", "migrated_from", "ruleset", "options", "position", "dice", "log", "snapshot", "hash", "record_hash"];
+
+/// The game state's fields a version 1 snapshot could hold: the rules
+/// core's state while version 1 was written (commits e2b18fb to 3e0f882).
+const V1_STATE_FIELDS: [&str; 17] = [
+    "round", "turn", "phase", "control", "start_control", "conquered", "ipcs", "units", "next_unit", "purchased", "unplaced", "placed",
+    "neutral_fees", "battles", "developments", "winner", "seq",
+];
+/// The fields version 2 added to them (commits 3e0f882 to cb78b42).
+const V2_ADDED_STATE_FIELDS: [&str; 4] = ["order", "done", "teams", "capitals_held"];
+/// The rulesets that existed while version 2 was written (version 1 knew
+/// classic alone, which its migration checks).
+const V2_RULESETS: [&str; 2] = ["classic", "europe"];
 
 pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
     // The save's fields as slices of the text: the log is read entry by
@@ -28,52 +40,139 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
         ["format", "version"].iter().filter_map(|k| Some((k.to_string(), serde_json::from_str(top.get(*k)?.get()).ok()?))).collect(),
     );
     let version = check_header(&header)?;
-    if version == 1 {
-        // Old saves are small and migrated through the tree.
-        let raw: RawSave = serde_json::from_str(text).map_err(|e| LoadError::Malformed(e.to_string()))?;
-        return v1::load(raw);
-    }
     if let Some(k) = top.keys().find(|k| !FIELDS.contains(&k.as_str())) {
         return Err(LoadError::Malformed(format!("unknown field `{}`, expected one of {}", crate::disk::bounded_text(k, 40), FIELDS.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "))));
     }
-    let field = |name: &str| top.get(name).copied().ok_or_else(|| LoadError::Malformed(format!("missing field `{name}`")));
-    let typed = |name: &'static str| move |e: serde_json::Error| LoadError::Malformed(format!("{name}: {e}"));
     // Format 3 hashes the whole file: an edit anywhere (queued dice, who
-    // made an action, options) is refused before anything is replayed.
-    if version >= 3 {
-        let computed = crate::hash::record_hash_of_fields(&top)?;
-        match top.get("record_hash").map(|r| serde_json::from_str::<Value>(r.get())) {
-            Some(Ok(Value::String(r))) if r == computed => {}
-            other => {
-                let recorded = match other {
-                    Some(Ok(Value::String(r))) => r,
-                    Some(Ok(v)) => v.to_string(),
-                    _ => "none".to_string(),
-                };
-                return Err(LoadError::RecordEdited { recorded, computed });
-            }
+    // made an action, options) is refused before anything is replayed. A
+    // file that carries a record hash, whatever its version, is checked
+    // as version 3; so is one that says version 1 or 2 but holds what only
+    // version 3 writes (issue 34, finding 2: changing the version must not
+    // switch the check off).
+    let unverified = if version >= 3 || top.contains_key("record_hash") {
+        check_record_hash(&top)?;
+        None
+    } else {
+        let old = Unverified { version, computed: crate::hash::record_hash_of_fields(&top)? };
+        if let Some(shape) = later_shape(version, &top) {
+            return Err(old.later_shape(&shape));
+        }
+        Some(old)
+    };
+    let migrated_from = match &unverified {
+        Some(old) => Some(old.version),
+        None => top.get("migrated_from").map(|raw| read_migrated_from(raw)).transpose()?,
+    };
+    let mut record = if version == 1 {
+        // Old saves are small and migrated through the tree.
+        let raw: RawSave = serde_json::from_str(text).map_err(|e| LoadError::Malformed(e.to_string()))?;
+        v1::load(raw, unverified.as_ref())?
+    } else {
+        let field = |name: &str| top.get(name).copied().ok_or_else(|| LoadError::Malformed(format!("missing field `{name}`")));
+        let typed = |name: &'static str| move |e: serde_json::Error| LoadError::Malformed(format!("{name}: {e}"));
+        let log: Vec<&RawValue> = serde_json::from_str(field("log")?.get()).map_err(typed("log"))?;
+        let raw = RawSave {
+            format: String::new(),
+            version,
+            ruleset: serde_json::from_str(field("ruleset")?.get()).map_err(typed("ruleset"))?,
+            options: serde_json::from_str(field("options")?.get()).map_err(typed("options"))?,
+            position: serde_json::from_str(field("position")?.get()).map_err(typed("position"))?,
+            dice: serde_json::from_str(field("dice")?.get()).map_err(typed("dice"))?,
+            log: Vec::new(),
+            snapshot: Value::Null,
+            hash: serde_json::from_str(field("hash")?.get()).map_err(typed("hash"))?,
+            record_hash: None,
+            migrated_from: None,
+        };
+        let snapshot: GameState = serde_json::from_str(field("snapshot")?.get()).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
+        load_entries(raw, &log, snapshot, unverified.as_ref())?
+    };
+    record.set_migrated_from(migrated_from);
+    Ok(record)
+}
+
+/// The whole-record hash of a version 3 file (or one checked as version 3)
+/// is the one it records.
+fn check_record_hash(top: &BTreeMap<String, &RawValue>) -> Result<(), LoadError> {
+    let computed = crate::hash::record_hash_of_fields(top)?;
+    match top.get("record_hash").map(|r| serde_json::from_str::<Value>(r.get())) {
+        Some(Ok(Value::String(r))) if r == computed => Ok(()),
+        other => {
+            let (recorded, found) = match other {
+                Some(Ok(Value::String(r))) => (r, "its log, dice, options or snapshot".to_string()),
+                Some(Ok(v)) => (crate::disk::bounded_text(&v.to_string(), 80), "the record hash is not a string".to_string()),
+                _ => ("none".to_string(), "the record hash was removed".to_string()),
+            };
+            Err(LoadError::RecordEdited { recorded, computed, found })
         }
     }
-    let log: Vec<&RawValue> = serde_json::from_str(field("log")?.get()).map_err(typed("log"))?;
-    let raw = RawSave {
-        format: String::new(),
-        version,
-        ruleset: serde_json::from_str(field("ruleset")?.get()).map_err(typed("ruleset"))?,
-        options: serde_json::from_str(field("options")?.get()).map_err(typed("options"))?,
-        position: serde_json::from_str(field("position")?.get()).map_err(typed("position"))?,
-        dice: serde_json::from_str(field("dice")?.get()).map_err(typed("dice"))?,
-        log: Vec::new(),
-        snapshot: Value::Null,
-        hash: serde_json::from_str(field("hash")?.get()).map_err(typed("hash"))?,
-        record_hash: None,
-    };
-    let snapshot: GameState = serde_json::from_str(field("snapshot")?.get()).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
-    load_entries(raw, &log, snapshot)
+}
+
+/// `migrated_from` of a version 3 file: the version without a record hash
+/// the game was once loaded from.
+fn read_migrated_from(raw: &RawValue) -> Result<u64, LoadError> {
+    match serde_json::from_str::<Value>(raw.get()).ok().and_then(|v| v.as_u64()) {
+        Some(v) if (1..FORMAT_VERSION).contains(&v) => Ok(v),
+        _ => Err(LoadError::Malformed(format!("migrated_from: {} is not a version before {FORMAT_VERSION}", crate::disk::bounded_text(raw.get(), 40)))),
+    }
+}
+
+/// A file of version 1 or 2 without a record hash: it loads only as what a
+/// warboard of that version could have written, and the game it gives is
+/// marked as migrated from it ([`Record::migrated_from`]).
+pub(crate) struct Unverified {
+    pub version: u64,
+    /// The file's record hash as computed, for the error.
+    computed: String,
+}
+
+impl Unverified {
+    /// The file holds `shape`, which its version never wrote: it is a later
+    /// save whose version was changed, refused as an edit of version 3.
+    pub fn later_shape(&self, shape: &str) -> LoadError {
+        LoadError::RecordEdited {
+            recorded: "none".into(),
+            computed: self.computed.clone(),
+            found: format!(
+                "the file says version {}, but {shape}, which only version {FORMAT_VERSION} writes: a later save whose version was changed",
+                self.version
+            ),
+        }
+    }
+
+    /// Battles' dice named who threw them (`Rolled`'s `by`) only after
+    /// version 3 began.
+    pub fn check_events(&self, index: usize, events: &[Event]) -> Result<(), LoadError> {
+        if events.iter().any(|e| matches!(e, Event::Rolled { by, .. } if !by.is_empty())) {
+            return Err(self.later_shape(&format!("log[{index}] records who threw which dice")));
+        }
+        Ok(())
+    }
+}
+
+/// What in the file, if anything, a save of `version` never held: the
+/// `migrated_from` field, a ruleset of later date, or a snapshot field the
+/// state of that time did not have. Fields of the wrong type are left for
+/// the loader to refuse as malformed.
+fn later_shape(version: u64, top: &BTreeMap<String, &RawValue>) -> Option<String> {
+    if top.contains_key("migrated_from") {
+        return Some("it carries `migrated_from`".into());
+    }
+    if version == 2 {
+        let ruleset: Option<String> = top.get("ruleset").and_then(|r| serde_json::from_str(r.get()).ok());
+        if let Some(name) = ruleset.filter(|n| !V2_RULESETS.contains(&n.as_str())) {
+            return Some(format!("it is of the ruleset `{}`", crate::disk::bounded_text(&name, 40)));
+        }
+    }
+    let snapshot: BTreeMap<String, serde::de::IgnoredAny> = top.get("snapshot").and_then(|r| serde_json::from_str(r.get()).ok())?;
+    let known = |k: &str| V1_STATE_FIELDS.contains(&k) || (version == 2 && V2_ADDED_STATE_FIELDS.contains(&k));
+    let later = snapshot.keys().find(|k| !known(k))?;
+    Some(format!("its snapshot has `{}`", crate::disk::bounded_text(later, 40)))
 }
 
 /// A save of format 2 or later, its fields read: check the snapshot's
 /// hash, replay the log and compare.
-fn load_entries(raw: RawSave, log: &[&RawValue], snapshot: GameState) -> Result<Record, LoadError> {
+fn load_entries(raw: RawSave, log: &[&RawValue], snapshot: GameState, unverified: Option<&Unverified>) -> Result<Record, LoadError> {
     // The hash guards the snapshot itself; checking it before the replay
     // tells an edited snapshot from an edited log.
     let computed = state_hash(&snapshot);
@@ -91,6 +190,9 @@ fn load_entries(raw: RawSave, log: &[&RawValue], snapshot: GameState) -> Result<
     record.reserve_log(log.len());
     for (index, text) in log.iter().enumerate() {
         let entry: Entry = serde_json::from_str(text.get()).map_err(|e| LoadError::Malformed(format!("log[{index}]: {e}")))?;
+        if let Some(old) = unverified {
+            old.check_events(index, &entry.events)?;
+        }
         replay_entry(&mut record, index, entry)?;
     }
     check_client_dice(&record, &raw.dice)?;

@@ -13,9 +13,13 @@
 //!   unit's id, type, owner and space. Its hash was over the old shape and
 //!   cannot be recomputed; the replay is what decides the state.
 //!
-//! Saving the loaded game writes the current version.
+//! Saving the loaded game writes the current version, marked as migrated
+//! from version 1 (`migrated_from`) unless the file carried a record hash
+//! that checked: a version 1 file's queued dice and `by` marks were never
+//! covered by a hash, and a save of the game must not pass them off as if
+//! they had been.
 
-use super::{check_client_dice, parse_log, start_replay};
+use super::{check_client_dice, parse_log, start_replay, Unverified};
 use crate::error::LoadError;
 use crate::file::{Origin, RawSave};
 use crate::ApplyError;
@@ -37,11 +41,12 @@ struct EntryV1 {
     #[allow(dead_code)] // old internal shape, recomputed by the replay
     resolved: Value,
     dice: Vec<u8>,
-    #[allow(dead_code)] // likewise
+    /// Old internal shape, recomputed by the replay; read only for what
+    /// version 1 never wrote.
     events: Value,
 }
 
-pub(super) fn load(raw: RawSave) -> Result<Record, LoadError> {
+pub(super) fn load(raw: RawSave, unverified: Option<&Unverified>) -> Result<Record, LoadError> {
     if raw.ruleset != "classic" {
         return Err(LoadError::Malformed(format!("a version 1 save is of the classic ruleset, not `{}`", raw.ruleset)));
     }
@@ -50,6 +55,13 @@ pub(super) fn load(raw: RawSave) -> Result<Record, LoadError> {
     let mut record = start_replay(start, &raw.dice)?;
     check_options(&record, &raw.options.canonical)?;
     for (index, old) in entries.into_iter().enumerate() {
+        if let Some(file) = unverified {
+            // Battles' dice named who threw them after version 3 began.
+            let named_dice = |e: &Value| e.get("Rolled").and_then(|r| r.get("by")).and_then(Value::as_array).is_some_and(|by| !by.is_empty());
+            if old.events.as_array().is_some_and(|events| events.iter().any(named_dice)) {
+                return Err(file.later_shape(&format!("log[{index}] records who threw which dice")));
+            }
+        }
         // Resolved and applied as in play, and checked on its dice.
         let resolved = record.resolve(&old.action).map_err(|e| LoadError::ActionRejected {
             index,
