@@ -8,7 +8,8 @@ use warboard_record::Record;
 
 /// The narration, or why the file cannot be replayed.
 pub fn run(path: &Path) -> Result<String, String> {
-    let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
+    // With its code, as a load error is (issue 34, finding 20).
+    let text = warboard_record::read_save(path).map_err(|e| format!("[{}] {e}", e.code()))?;
     let record = Record::load(&text).map_err(|e| warboard_record::bounded_text(&format!("{}: [{}] {e}", path.display(), e.code()), 1000))?;
     // Told as the terminal game tells it live (issue 15, point 10): turns
     // as headings, phases under them, what happened under those.

@@ -129,3 +129,26 @@ fn a_version_1_save_replays_with_a_note() {
     assert!(ok, "{err}");
     assert!(out.starts_with("note: this game comes from a version 1 save, which had no record hash"), "{out}");
 }
+
+/// Issue 34, finding 12: a FIFO in place of a save is refused by every
+/// loader at once (opening one waits for a writer, forever).
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_by_every_loader_without_waiting() {
+    let fifo = temp_path("fifo.json");
+    let _ = std::fs::remove_file(&fifo);
+    if !Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        eprintln!("no mkfifo here: skipped");
+        return;
+    }
+    refused_everywhere(&fifo, "save/unreadable", "not a regular file");
+}
+
+/// Issue 34, finding 20: a file that is not text is reported by the replay
+/// with its code, as every other refusal is.
+#[test]
+fn a_file_that_is_not_text_is_refused_with_its_code() {
+    let path = temp_path("binary.json");
+    std::fs::write(&path, [0xff, 0xfe, 0x00, 0x7b]).unwrap();
+    refused_everywhere(&path, "save/not-json", "not UTF-8 text");
+}
