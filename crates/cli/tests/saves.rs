@@ -152,3 +152,14 @@ fn a_file_that_is_not_text_is_refused_with_its_code() {
     std::fs::write(&path, [0xff, 0xfe, 0x00, 0x7b]).unwrap();
     refused_everywhere(&path, "save/not-json", "not UTF-8 text");
 }
+
+/// Issue 34, finding 20: an edited save is refused by every loader saying
+/// which log entry the edit is in, where the replay can find it.
+#[test]
+fn an_edited_save_names_the_entry_everywhere() {
+    let mut v: Value = serde_json::from_str(&client_dice_game().to_save_string()).unwrap();
+    v["log"][1]["events"][0]["Purchased"]["cost"] = json!(1);
+    let path = temp_path("edited-entry.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    refused_everywhere(&path, "save/record-edited", "[save/events-mismatch] log[1]");
+}

@@ -479,3 +479,27 @@ fn a_mark_of_another_version_is_malformed() {
     v["migrated_from"] = json!(3);
     expect(load_value(&v), "save/malformed", "migrated_from");
 }
+
+/// Issue 34, finding 20: an edited version 3 file is refused as
+/// `save/record-edited`, saying where the edit is as far as the replay can
+/// tell: the first fact that disagrees, or that nothing it checks does.
+#[test]
+fn an_edited_record_says_where() {
+    let (_, v) = played();
+    let i = first_entry(&v, is_purchase);
+    let mut events = v.clone();
+    let cost = events["log"][i]["events"][0]["Purchased"]["cost"].as_i64().unwrap();
+    events["log"][i]["events"][0]["Purchased"]["cost"] = json!(cost - 1);
+    expect(load_edited(&events), "save/record-edited", &format!("the first difference the replay finds: [save/events-mismatch] log[{i}]"));
+    let mut snapshot = v.clone();
+    snapshot["snapshot"]["ipcs"][1] = json!(999);
+    expect(load_edited(&snapshot), "save/record-edited", "[save/hash-mismatch]");
+    let mut removed = events.clone();
+    removed.as_object_mut().unwrap().remove("record_hash");
+    expect(load_edited(&removed), "save/record-edited", "the record hash was removed; the first difference the replay finds: [save/events-mismatch]");
+    // What the replay cannot check is named as where the edit must be.
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut queued: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    queued["dice"]["queued"] = json!([6, 6, 6]);
+    expect(load_edited(&queued), "save/record-edited", "the replay finds no difference, so the edit is in what only the record hash covers: the queued client dice");
+}
