@@ -503,3 +503,20 @@ fn an_edited_record_says_where() {
     queued["dice"]["queued"] = json!([6, 6, 6]);
     expect(load_edited(&queued), "save/record-edited", "the replay finds no difference, so the edit is in what only the record hash covers: the queued client dice");
 }
+
+/// Issue 34, finding 5: the record hash is an unkeyed SHA-256 that anyone
+/// can recompute, so an edit of what the replay cannot check loads once
+/// rehashed; docs/saves.md says so rather than promising tamper-proofing.
+#[test]
+fn the_record_hash_is_documented_as_what_it_is() {
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut forged: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    forged["dice"]["queued"] = json!([6, 6, 6, 6, 6, 6]);
+    forged["record_hash"] = json!(record_hash(&forged));
+    let loaded = Record::load(&forged.to_string()).expect("a rehashed edit of the queued dice loads: the hash is no proof against a forger");
+    assert_eq!(loaded.queued_dice(), 6);
+    let doc = include_str!("../../../docs/saves.md");
+    for words in ["unkeyed SHA-256", "anyone can recompute", "detect accidents", "careless edits", "no proof against a forger", "signed records"] {
+        assert!(doc.contains(words), "docs/saves.md should say `{words}`");
+    }
+}
