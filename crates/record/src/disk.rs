@@ -49,6 +49,8 @@ pub enum DiskError {
     Read { path: String, source: io::Error },
     #[error("{path}: {size} bytes is larger than a save file can be ({MAX_SAVE_BYTES})")]
     TooLarge { path: String, size: u64 },
+    #[error("{path}: the save would be {size} bytes, more than any loader reads ({MAX_SAVE_BYTES}); nothing was written, the previous save, if any, is unchanged")]
+    TooLargeToSave { path: String, size: u64 },
     #[error("{path}: not UTF-8 text")]
     NotText { path: String },
 }
@@ -59,7 +61,7 @@ impl DiskError {
     pub fn code(&self) -> &'static str {
         match self {
             DiskError::NotText { .. } => "save/not-json",
-            DiskError::Write { .. } => "save/io",
+            DiskError::Write { .. } | DiskError::TooLargeToSave { .. } => "save/io",
             DiskError::NotAFile { .. } | DiskError::BrokenLink { .. } | DiskError::Read { .. } | DiskError::TooLarge { .. } => "save/unreadable",
         }
     }
@@ -74,6 +76,10 @@ pub fn write_save(path: &Path, bytes: &[u8]) -> Result<(), DiskError> {
 /// it fail midway (a full disk).
 pub fn write_save_with(path: &Path, bytes: &[u8], write: impl FnOnce(&mut File, &[u8]) -> io::Result<()>) -> Result<(), DiskError> {
     let shown = || path.display().to_string();
+    // A save no loader would read is not written (issue 34, finding 6).
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
+        return Err(DiskError::TooLargeToSave { path: shown(), size: bytes.len() as u64 });
+    }
     let fail = |source| DiskError::Write { path: shown(), source };
     // Through a symbolic link to the file it names: the rename replaces
     // that file, in its own folder, and the link keeps pointing at it.
@@ -436,6 +442,23 @@ mod tests {
         assert_eq!(bounded_text("short", 10), "short");
         let cut = bounded_text(&"é".repeat(1000), 5);
         assert!(cut.starts_with("éé…") && cut.ends_with("(1996 more bytes)"), "{cut}");
+    }
+
+    /// Issue 34, finding 6: a save larger than any loader reads is not
+    /// written, and the previous one stays.
+    #[test]
+    fn a_save_too_large_to_load_is_not_written() {
+        let d = dir("toolarge");
+        let path = d.join("game.json");
+        write_save(&path, b"old save").unwrap();
+        // Zeroed by the allocator, never touched: no memory is used for it.
+        let huge = vec![0u8; MAX_SAVE_BYTES as usize + 1];
+        let err = write_save(&path, &huge).unwrap_err();
+        assert!(matches!(err, DiskError::TooLargeToSave { .. }), "{err}");
+        assert!(err.to_string().contains("more than any loader reads") && err.to_string().contains("unchanged"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old save");
+        assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

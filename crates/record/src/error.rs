@@ -17,6 +17,10 @@ pub enum StartError {
     BadOption { name: String, detail: String },
     #[error("the starting position cannot be built: {0}")]
     BadPosition(String),
+    /// A part of the start is larger than a save file may hold
+    /// (`limits.rs`), so the game could not be saved and loaded.
+    #[error("{0}: a save file could not hold it")]
+    TooLarge(String),
 }
 
 impl StartError {
@@ -26,6 +30,7 @@ impl StartError {
             StartError::BrokenRuleset { .. } => "start/broken-ruleset",
             StartError::BadOption { .. } => "start/bad-option",
             StartError::BadPosition(_) => "start/bad-position",
+            StartError::TooLarge(_) => "start/too-large",
         }
     }
 }
@@ -172,6 +177,7 @@ impl From<StartError> for LoadError {
             StartError::BrokenRuleset { name, detail } => LoadError::BrokenRuleset { name, detail },
             StartError::BadOption { name, detail } => LoadError::BadOption { name, detail },
             StartError::BadPosition(detail) => LoadError::BadPosition(detail),
+            e @ StartError::TooLarge(_) => LoadError::Malformed(e.to_string()),
         }
     }
 }

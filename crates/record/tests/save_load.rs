@@ -520,3 +520,46 @@ fn the_record_hash_is_documented_as_what_it_is() {
         assert!(doc.contains(words), "docs/saves.md should say `{words}`");
     }
 }
+
+/// Issue 34, finding 6: a game never holds more than a save file may (the
+/// loaders' bounds): client dice past the bound, an action, position or
+/// options larger than a loader reads are refused, and the game is
+/// unchanged; what it holds up to the bounds saves and loads.
+#[test]
+fn a_game_never_holds_what_no_loader_reads() {
+    use warboard_record::{MAX_ACTION_BYTES, MAX_CLIENT_DICE, MAX_OPTIONS_BYTES, MAX_POSITION_BYTES};
+    let mut record = Record::new(Start::standard("classic", DiceMode::Client)).unwrap();
+    record.supply_dice(&vec![3; MAX_CLIENT_DICE - 2]).expect("dice up to the bound");
+    let err = record.supply_dice(&[1, 2, 3]).unwrap_err();
+    assert!(err.contains(&format!("at most {MAX_CLIENT_DICE} client dice")), "{err}");
+    assert_eq!(record.queued_dice(), MAX_CLIENT_DICE - 2, "a refused supply adds nothing");
+    record.supply_dice(&[1, 2]).expect("the last two fit");
+    let loaded = Record::load(&record.to_save_string()).expect("a game at the bound saves and loads");
+    assert_eq!(loaded.queued_dice(), MAX_CLIENT_DICE);
+    // A file with one die more is refused by the loader, as the game
+    // refused to hold it.
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["dice"]["queued"].as_array_mut().unwrap().push(json!(4));
+    expect(load_value(&v), "save/malformed", &format!("more than {MAX_CLIENT_DICE} client dice"));
+
+    let mut record = Record::new(Start::standard("classic", DiceMode::Seeded { seed: 1 })).unwrap();
+    record.apply(&json!({"type": "end_phase"}), Origin::Client).unwrap();
+    let padding = "x".repeat(MAX_ACTION_BYTES);
+    let err = record.apply(&json!({"type": "end_phase", "note": padding}), Origin::Client).unwrap_err();
+    assert!(err.to_string().contains(&format!("more than {MAX_ACTION_BYTES} bytes")), "{err}");
+    assert_eq!(record.log().len(), 1, "a refused action changes nothing");
+
+    let mut start = Start::standard("classic", DiceMode::Seeded { seed: 1 });
+    start.position.setup = "empty".into();
+    let units: Vec<Value> = (0..MAX_POSITION_BYTES / 40).map(|i| json!({"at": "GER", "owner": "germany", "type": "infantry", "id": format!("unit{i}")})).collect();
+    start.position.state = Some(json!({"units": units}));
+    let err = Record::new(start).unwrap_err();
+    assert!(err.to_string().contains(&format!("more than {MAX_POSITION_BYTES} bytes")), "{err}");
+
+    let mut start = Start::standard("alternative", DiceMode::Seeded { seed: 1 });
+    let territories: Vec<String> = (0..MAX_OPTIONS_BYTES / 4).map(|i| format!("T{i}")).collect();
+    start.options.insert("limited_war".into(), json!({"off_limits": territories, "nations": []}));
+    let err = Record::new(start).unwrap_err();
+    assert_eq!(err.code(), "start/too-large", "{err}");
+    assert!(err.to_string().contains("a save file could not hold it"), "{err}");
+}
