@@ -8,13 +8,19 @@ use warboard_record::Record;
 
 /// The narration, or why the file cannot be replayed.
 pub fn run(path: &Path) -> Result<String, String> {
-    let text = warboard_record::read_save(path).map_err(|e| e.to_string())?;
+    // With its code, as a load error is (issue 34, finding 20).
+    let text = warboard_record::read_save(path).map_err(|e| format!("[{}] {e}", e.code()))?;
     let record = Record::load(&text).map_err(|e| warboard_record::bounded_text(&format!("{}: [{}] {e}", path.display(), e.code()), 1000))?;
     // Told as the terminal game tells it live (issue 15, point 10): turns
     // as headings, phases under them, what happened under those.
     let Story { lines, stopped, .. } = story(&record);
     let rs = &record.game().ruleset;
     let mut out = String::new();
+    // A game that passed through a file without a record hash says so
+    // before it is told (issue 34, finding 2).
+    if let Some(note) = record.migration_note() {
+        out.push_str(&format!("note: {note}\n"));
+    }
     if lines.is_empty() {
         let s = record.state();
         out.push_str(&format!("{}: round {}, {}'s turn, {} phase\n", rs.title, s.round, rs.powers[s.turn.index()].id, s.phase.name().replace('_', " ")));

@@ -43,11 +43,21 @@ impl DiceStream {
 
     /// Adds client dice to the queue; every value is a die face.
     pub fn supply(&mut self, values: &[u8]) -> Result<(), String> {
-        let DiceStream::Client { queued, .. } = self else {
+        let DiceStream::Client { rolled, queued } = self else {
             return Err("this game rolls its own dice from its seed; dice are supplied only in a game started with dice \"client\"".into());
         };
         if let Some(bad) = values.iter().find(|v| !(1..=6).contains(*v)) {
             return Err(format!("a die shows 1 to 6, not {bad}"));
+        }
+        // A save holds at most so many (issue 34, finding 6: the engine
+        // could be given dice enough for a save that no loader reads).
+        let held = rolled.len() + queued.len();
+        if held + values.len() > crate::limits::MAX_CLIENT_DICE {
+            return Err(format!(
+                "a game takes at most {} client dice in all, and this one has {held}: {} more would make a save no loader reads",
+                crate::limits::MAX_CLIENT_DICE,
+                values.len()
+            ));
         }
         queued.extend(values);
         Ok(())

@@ -17,6 +17,10 @@ pub enum StartError {
     BadOption { name: String, detail: String },
     #[error("the starting position cannot be built: {0}")]
     BadPosition(String),
+    /// A part of the start is larger than a save file may hold
+    /// (`limits.rs`), so the game could not be saved and loaded.
+    #[error("{0}: a save file could not hold it")]
+    TooLarge(String),
 }
 
 impl StartError {
@@ -26,6 +30,7 @@ impl StartError {
             StartError::BrokenRuleset { .. } => "start/broken-ruleset",
             StartError::BadOption { .. } => "start/bad-option",
             StartError::BadPosition(_) => "start/bad-position",
+            StartError::TooLarge(_) => "start/too-large",
         }
     }
 }
@@ -132,8 +137,10 @@ pub enum LoadError {
     SnapshotMismatch { field: String },
     #[error("the snapshot's hash is {computed}, but the file records {recorded}: the snapshot was edited or damaged")]
     HashMismatch { recorded: String, computed: String },
-    #[error("the file's record hash is {recorded}, but its contents hash to {computed}: the save was edited or damaged after it was written (its log, dice, options or snapshot)")]
-    RecordEdited { recorded: String, computed: String },
+    /// `found` says where the edit is, as far as the loader can tell (the
+    /// hash alone only says that something changed).
+    #[error("the file's record hash is {recorded}, but its contents hash to {computed}: the save was edited or damaged after it was written ({found})")]
+    RecordEdited { recorded: String, computed: String, found: String },
 }
 
 impl LoadError {
@@ -170,6 +177,7 @@ impl From<StartError> for LoadError {
             StartError::BrokenRuleset { name, detail } => LoadError::BrokenRuleset { name, detail },
             StartError::BadOption { name, detail } => LoadError::BadOption { name, detail },
             StartError::BadPosition(detail) => LoadError::BadPosition(detail),
+            e @ StartError::TooLarge(_) => LoadError::Malformed(e.to_string()),
         }
     }
 }

@@ -74,10 +74,16 @@ impl Serialize for ActionText {
 }
 
 impl<'de> Deserialize<'de> for ActionText {
-    /// Read as a tree and written back compact, so that the same action
-    /// laid out differently in a file is the same text.
+    /// Read as its slice of the file and written back compact, keys sorted,
+    /// as it is read: the same action laid out differently in a file is the
+    /// same text, and no JSON tree of it is built (issue 34, finding 4). An
+    /// action longer than [`crate::MAX_ACTION_BYTES`] is refused unread.
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ActionText, D::Error> {
-        Ok(ActionText::new(&Value::deserialize(d)?))
+        use serde::de::Error;
+        let raw: &'de RawValue = Deserialize::deserialize(d)?;
+        let text = crate::json::canonical_text(raw.get(), crate::limits::MAX_ACTION_BYTES)
+            .map_err(|e| D::Error::custom(format!("the action is {}", crate::json::message(&e))))?;
+        RawValue::from_string(text).map(ActionText).map_err(D::Error::custom)
     }
 }
 
@@ -100,16 +106,18 @@ pub struct Entry {
 /// The options of a saved game: those set by name, and all of them as the
 /// ruleset's canonical string (which a load checks, so that a change of the
 /// ruleset's defaults cannot silently change an old game).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Read field by field, with bounds (`load/read.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub(crate) struct OptionsRecord {
     pub changed: BTreeMap<String, Value>,
     pub canonical: String,
 }
 
-/// The dice of a saved game: the seed, or every client die.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "source", rename_all = "snake_case", deny_unknown_fields)]
+/// The dice of a saved game: the seed, or every client die. Read field by
+/// field, with bounds (`load/read.rs`): serde's reading of a tagged enum
+/// would hold the whole object, every die, as a tree first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "source", rename_all = "snake_case")]
 pub(crate) enum DiceRecord {
     Seeded {
         seed: u64,
@@ -140,31 +148,12 @@ pub(crate) struct SaveFile<'a> {
     pub log: &'a [Entry],
     pub snapshot: &'a GameState,
     pub hash: String,
+    /// [`crate::Record::migrated_from`]: written as `migrated_from` when set.
+    pub migrated_from: Option<u64>,
 }
 
-/// A save file as read, before its parts are checked one by one: the log
-/// and the snapshot stay JSON so that an error can name the entry at fault.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawSave {
-    #[allow(dead_code)] // checked before the rest is parsed
-    pub format: String,
-    #[allow(dead_code)] // likewise
-    pub version: u64,
-    pub ruleset: String,
-    pub options: OptionsRecord,
-    pub position: Position,
-    pub dice: DiceRecord,
-    pub log: Vec<Value>,
-    pub snapshot: Value,
-    pub hash: String,
-    /// Format 3: the hash of the whole save ([`crate::record_hash`]), taken
-    /// out and checked before the rest is read; allowed here for versions
-    /// that may carry it.
-    #[serde(default)]
-    #[allow(dead_code)]
-    pub record_hash: Option<Value>,
-}
+/// The top-level fields a save may have.
+pub(crate) const FIELDS: [&str; 11] = ["format", "version", "migrated_from", "ruleset", "options", "position", "dice", "log", "snapshot", "hash", "record_hash"];
 
 /// Compact JSON of a value that always serialises (plain data, string keys).
 fn compact<T: Serialize>(v: &T) -> String {
@@ -180,6 +169,9 @@ pub(crate) fn render(f: &SaveFile<'_>) -> String {
     out.push_str("{\n");
     out.push_str(&format!("  \"format\": {},\n", compact(&FORMAT_MARKER)));
     out.push_str(&format!("  \"version\": {FORMAT_VERSION},\n"));
+    if let Some(v) = f.migrated_from {
+        out.push_str(&format!("  \"migrated_from\": {v},\n"));
+    }
     out.push_str(&format!("  \"ruleset\": {},\n", compact(&f.ruleset)));
     out.push_str(&format!("  \"options\": {},\n", compact(&f.options)));
     out.push_str(&format!("  \"position\": {},\n", compact(f.position)));
@@ -200,8 +192,8 @@ pub(crate) fn render(f: &SaveFile<'_>) -> String {
     // loader does (no JSON tree of the whole game, no copy of the text),
     // then reopened for the field.
     out.push_str(&format!("  \"hash\": {}\n}}", compact(&f.hash)));
-    let fields: Option<BTreeMap<String, &RawValue>> = serde_json::from_str(&out).ok();
-    let record = fields.and_then(|f| crate::hash::record_hash_of_fields(&f).ok()).unwrap_or_default();
+    let fields = crate::json::top(&out, &FIELDS).ok();
+    let record = fields.and_then(|top| crate::hash::record_hash_of_fields(top.fields.iter().copied()).ok()).unwrap_or_default();
     out.truncate(out.len() - "\n}".len());
     out.push_str(&format!(",\n  \"record_hash\": {}\n", compact(&record)));
     out.push_str("}\n");

@@ -18,55 +18,47 @@ pub fn record_hash(save: &serde_json::Value) -> String {
     digest(serde_json::to_vec(&v).unwrap_or_default())
 }
 
-/// [`record_hash`] of a save read as its top-level fields: the same bytes
-/// `serde_json` would write for the save's tree (keys sorted, compact),
-/// hashed as they are made, one log entry at a time, so that no tree of the
-/// whole save is built.
-pub(crate) fn record_hash_of_fields(fields: &std::collections::BTreeMap<String, &serde_json::value::RawValue>) -> Result<String, crate::error::LoadError> {
-    use std::io::Write;
-    struct Hasher(Sha256);
-    impl Write for Hasher {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
+/// A writer that hashes what it is given.
+struct Hashing(Sha256);
+
+impl std::io::Write for Hashing {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
     }
-    let bad = |name: &str, e: serde_json::Error| crate::error::LoadError::Malformed(format!("{name}: {e}"));
-    let mut h = Hasher(Sha256::new());
-    let mut first = true;
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Hashing {
+    fn hex(self) -> String {
+        let hex: String = self.0.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        format!("sha256:{hex}")
+    }
+}
+
+/// [`record_hash`] of a save read as its top-level fields (slices of its
+/// text): the same bytes `serde_json` would write for the save's tree
+/// (keys sorted, compact), hashed as they are read, so that no tree of any
+/// part of the save is built and memory stays bounded whatever the file
+/// holds (issue 34, finding 4).
+pub(crate) fn record_hash_of_fields<'a>(fields: impl IntoIterator<Item = (&'a str, &'a serde_json::value::RawValue)>) -> Result<String, crate::error::LoadError> {
+    let mut fields: Vec<_> = fields.into_iter().filter(|(k, _)| *k != "record_hash").collect();
+    fields.sort_by_key(|(k, _)| *k);
+    let mut h = Hashing(Sha256::new());
+    let bad = |name: &str, e: serde_json::Error| crate::error::LoadError::Malformed(format!("{name}: {}", crate::json::message(&e)));
     h.0.update(b"{");
-    for (key, raw) in fields.iter().filter(|(k, _)| k.as_str() != "record_hash") {
-        if !first {
+    for (i, (key, raw)) in fields.iter().enumerate() {
+        if i > 0 {
             h.0.update(b",");
         }
-        first = false;
         serde_json::to_writer(&mut h, key).map_err(|e| bad(key, e))?;
         h.0.update(b":");
-        let entries: Option<Vec<&serde_json::value::RawValue>> = if key == "log" { serde_json::from_str(raw.get()).ok() } else { None };
-        match entries {
-            Some(entries) => {
-                h.0.update(b"[");
-                for (i, e) in entries.iter().enumerate() {
-                    if i > 0 {
-                        h.0.update(b",");
-                    }
-                    let v: serde_json::Value = serde_json::from_str(e.get()).map_err(|e| bad("log", e))?;
-                    serde_json::to_writer(&mut h, &v).map_err(|e| bad("log", e))?;
-                }
-                h.0.update(b"]");
-            }
-            None => {
-                let v: serde_json::Value = serde_json::from_str(raw.get()).map_err(|e| bad(key, e))?;
-                serde_json::to_writer(&mut h, &v).map_err(|e| bad(key, e))?;
-            }
-        }
+        crate::json::canonical(raw.get(), &mut h).map_err(|e| bad(key, e))?;
     }
     h.0.update(b"}");
-    let hex: String = h.0.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    Ok(format!("sha256:{hex}"))
+    Ok(h.hex())
 }
 
 fn digest(bytes: Vec<u8>) -> String {
@@ -80,6 +72,9 @@ fn digest(bytes: Vec<u8>) -> String {
 /// the same text).
 pub fn state_hash(state: &GameState) -> String {
     // Serialising a GameState cannot fail: its maps have string-like keys
-    // (unit types, power and space indices) and it holds no floats.
-    digest(serde_json::to_vec(state).unwrap_or_default())
+    // (unit types, power and space indices) and it holds no floats. Hashed
+    // as it is written, without a copy of the text.
+    let mut h = Hashing(Sha256::new());
+    let _ = serde_json::to_writer(&mut h, state);
+    h.hex()
 }

@@ -15,6 +15,7 @@ mod disk;
 mod error;
 mod file;
 mod hash;
+mod json;
 mod limits;
 mod load;
 mod names;
@@ -28,7 +29,7 @@ pub use disk::{bounded_text, read_save, write_save, write_save_with, DiskError, 
 pub use error::{ApplyError, LoadError, StartError, UndoError};
 pub use file::{ActionText, Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};
 pub use hash::{record_hash, state_hash};
-pub use limits::{MAX_NUMBER, MAX_POSITION_UNITS};
+pub use limits::{MAX_ACTION_BYTES, MAX_CLIENT_DICE, MAX_NAME_BYTES, MAX_NUMBER, MAX_OPTIONS_BYTES, MAX_POSITION_BYTES, MAX_POSITION_UNITS};
 pub use names::{parse_unit_name, unit_name};
 pub use record::{Record, UNDO_POLICY};
 pub use start::{Position, Start};

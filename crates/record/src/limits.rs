@@ -1,10 +1,17 @@
 //! Bounds on numbers in actions and positions, checked before the rules
-//! core sees them.
+//! core sees them; and on the size of what a game holds, the same for the
+//! game as played and as loaded.
 //!
 //! The rules core takes counts as `u32` and multiplies them by costs in
 //! `i32`: a purchase of four billion infantry would overflow, and a position
 //! with a billion units would take the engine's memory. Real games never come
 //! near these bounds; input from a client or a file may.
+//!
+//! The size bounds keep loading within a few times a file's size (issue 34,
+//! finding 4: the parts of a game held as JSON trees take up to ninety times
+//! their text) and keep the engine from holding a game no loader reads
+//! (finding 6): a game refuses to grow past them, and a loader refuses a
+//! file beyond them before building anything of it.
 
 use serde_json::Value;
 
@@ -12,14 +19,39 @@ use serde_json::Value;
 pub const MAX_NUMBER: u64 = 100_000;
 /// The most units a position may add.
 pub const MAX_POSITION_UNITS: u64 = 10_000;
+/// The most client dice a game may be given (rolled and queued together):
+/// a long game rolls tens of thousands.
+pub const MAX_CLIENT_DICE: usize = 1_000_000;
+/// The longest action, as compact JSON: a move of some four thousand units
+/// named one by one.
+pub const MAX_ACTION_BYTES: usize = 64 << 10;
+/// The longest starting position (`position.state`), as compact JSON: some
+/// fifteen hundred units named one by one, or any number counted. It is
+/// kept as a JSON tree for the game's life, up to ninety times its text.
+pub const MAX_POSITION_BYTES: usize = 128 << 10;
+/// The longest set of options (`options.changed`), as compact JSON; the
+/// canonical string of them all is bounded likewise.
+pub const MAX_OPTIONS_BYTES: usize = 16 << 10;
+/// The longest name of a ruleset or a setup, and the longest hash text.
+pub const MAX_NAME_BYTES: usize = 256;
 
-/// Every number in an action is a whole number from 0 to [`MAX_NUMBER`].
+/// `value` as compact JSON is at most `max` bytes; else its size so far.
+pub(crate) fn check_compact_len<T: serde::Serialize + ?Sized>(value: &T, max: usize) -> Result<(), String> {
+    let mut counter = crate::json::Counter { bytes: 0, max };
+    serde_json::to_writer(&mut counter, value).map_err(|_| format!("more than {max} bytes as compact JSON"))
+}
+
+/// Every number in an action is a whole number from 0 to [`MAX_NUMBER`],
+/// and the action is at most [`MAX_ACTION_BYTES`] as compact JSON.
 pub(crate) fn check_action(action: &Value) -> Result<(), String> {
+    check_compact_len(action, MAX_ACTION_BYTES).map_err(|size| format!("the action is {size}"))?;
     check_numbers(action, "the action")
 }
 
-/// Numbers in bounds, and at most [`MAX_POSITION_UNITS`] units in all.
+/// Numbers in bounds, at most [`MAX_POSITION_UNITS`] units in all, and at
+/// most [`MAX_POSITION_BYTES`] as compact JSON.
 pub(crate) fn check_position(state: &Value) -> Result<(), String> {
+    check_compact_len(state, MAX_POSITION_BYTES).map_err(|size| format!("the position is {size}"))?;
     check_numbers(state, "the position")?;
     // Units bought and waiting to be placed become units too: they count
     // (issue 34: 200,000 placed through `purchased` bypassed the bound).

@@ -30,6 +30,12 @@ pub struct Record {
     /// The state before each entry at the end of the log that may still be
     /// undone, oldest first.
     undo: Vec<GameState>,
+    /// The save format version of a file without a whole-record hash that
+    /// this game was loaded from, at any point of its history (issue 34,
+    /// finding 2): such a file's queued client dice and `by` marks were
+    /// never covered by a hash, so every later save says so rather than
+    /// passing the game off as verified from its start.
+    migrated_from: Option<u64>,
 }
 
 impl Record {
@@ -37,7 +43,7 @@ impl Record {
     pub fn new(start: Start) -> Result<Record, StartError> {
         let built = start.build()?;
         let dice = DiceStream::new(start.dice);
-        Ok(Record { start, game: built.game, position_names: built.names, dice, log: Vec::new(), undo: Vec::new() })
+        Ok(Record { start, game: built.game, position_names: built.names, dice, log: Vec::new(), undo: Vec::new(), migrated_from: None })
     }
 
     /// Reads a save file, replays its log and checks it (see [`LoadError`]).
@@ -64,6 +70,30 @@ impl Record {
     pub fn queued_dice(&self) -> usize {
         self.dice.queued()
     }
+    /// The version of the file without a record hash this game was loaded
+    /// from, if it ever was (version 1 or 2): what that file held beyond
+    /// what a replay checks (the queued client dice, who made each action)
+    /// is unverified. `None` for a game begun here or loaded from verified
+    /// files only.
+    pub fn migrated_from(&self) -> Option<u64> {
+        self.migrated_from
+    }
+
+    /// A sentence for readers of a game with [`Record::migrated_from`], the
+    /// same for every loader; `None` for a verified game.
+    pub fn migration_note(&self) -> Option<String> {
+        self.migrated_from.map(|v| {
+            format!(
+                "this game comes from a version {v} save, which had no record hash: its queued client dice and who made each \
+                 action up to then are unverified (the replay checks everything else)"
+            )
+        })
+    }
+
+    pub(crate) fn set_migrated_from(&mut self, version: Option<u64>) {
+        self.migrated_from = version;
+    }
+
     /// How many actions [`Record::undo`] can take back now.
     pub fn undo_depth(&self) -> usize {
         self.undo.len()
@@ -191,6 +221,7 @@ impl Record {
             log: &self.log,
             snapshot: &self.game.state,
             hash: state_hash(&self.game.state),
+            migrated_from: self.migrated_from,
         })
     }
 

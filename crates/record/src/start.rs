@@ -58,6 +58,16 @@ impl Start {
     /// position is then built by the conformance runner's FORMAT.md loader,
     /// the one reader of that vocabulary in the project.
     pub(crate) fn build(&self) -> Result<Built, StartError> {
+        // What a save file could not hold is refused before the game begins
+        // (issue 34, finding 6): every game can be saved and loaded again.
+        let too_large = |what: &'static str, max: usize| move |size: String| StartError::TooLarge(format!("{what} {size} (at most {max})"));
+        if self.ruleset.len() > limits::MAX_NAME_BYTES {
+            return Err(too_large("the ruleset's name is", limits::MAX_NAME_BYTES)(format!("{} bytes", self.ruleset.len())));
+        }
+        if self.position.setup.len() > limits::MAX_NAME_BYTES {
+            return Err(too_large("the setup's name is", limits::MAX_NAME_BYTES)(format!("{} bytes", self.position.setup.len())));
+        }
+        limits::check_compact_len(&self.options, limits::MAX_OPTIONS_BYTES).map_err(too_large("the options are", limits::MAX_OPTIONS_BYTES))?;
         let base = warboard_rules::ruleset(&self.ruleset).map_err(|e| match e {
             DataError::UnknownRuleset { name, known } => StartError::UnknownRuleset { name, known },
             DataError::NotYetAvailable { name, known } => StartError::NotYetAvailable { name, known },

@@ -24,9 +24,16 @@ fn check(file: &str, text: &str) {
     }
     assert_eq!(snap["units"].as_array().unwrap().len(), s.units.len(), "{file}: units");
     assert_eq!(record.log().len(), saved["log"].as_array().unwrap().len(), "{file}: log");
-    // Saving it again writes the current format, which loads too.
-    let again = Record::load(&record.to_save_string()).unwrap_or_else(|e| panic!("{file}, saved again: {e}"));
+    // A version 1 file had no record hash: the game says so (issue 34,
+    // finding 2).
+    assert_eq!(record.migrated_from(), Some(1), "{file}");
+    // Saving it again writes the current format, which loads too, and
+    // keeps saying where the game came from.
+    let resaved = record.to_save_string();
+    assert!(resaved.contains("\"version\": 3,") && resaved.contains("\"migrated_from\": 1,"), "{file}");
+    let again = Record::load(&resaved).unwrap_or_else(|e| panic!("{file}, saved again: {e}"));
     assert_eq!(again.state(), record.state(), "{file}: saved again");
+    assert_eq!(again.migrated_from(), Some(1), "{file}: saved again");
 }
 
 #[test]

@@ -377,3 +377,189 @@ fn saves_without_the_dice_runs_still_load() {
     let again = Record::load(&loaded.to_save_string()).expect("saved again, it loads");
     assert_eq!(again.state(), record.state());
 }
+
+/// The game as a version 1 or 2 file might look after a later save was
+/// edited: `version` changed and the record hash dropped (or kept stale).
+fn downgraded(v: &Value, version: u64, keep_hash: bool) -> Value {
+    let mut d = v.clone();
+    d["version"] = json!(version);
+    if !keep_hash {
+        d.as_object_mut().unwrap().remove("record_hash");
+    }
+    d
+}
+
+/// Issue 34, finding 2: changing a save's version does not switch off the
+/// whole-record hash. A file carrying a record hash is checked as version
+/// 3; one that says version 1 or 2 but holds what only version 3 writes
+/// (today's snapshot fields, dice named by who threw them) is refused as
+/// an edit of version 3.
+#[test]
+fn a_version_downgrade_is_checked_as_version_3() {
+    let record = random_game(5, 300, DiceMode::Client);
+    let v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    let mut queued_edited = v.clone();
+    queued_edited["dice"]["queued"] = json!([6, 6, 6, 6]);
+    let mut by_added = v.clone();
+    by_added["log"][0]["by"] = json!("engine");
+    let seeded: Value = serde_json::from_str(&random_game(6, 300, DiceMode::Seeded { seed: 6 }).to_save_string()).unwrap();
+    let cases = [
+        ("queued dice, version 2, hash dropped", downgraded(&queued_edited, 2, false), "says version 2"),
+        ("queued dice, version 2, stale hash kept", downgraded(&queued_edited, 2, true), "edited or damaged"),
+        ("`by` added, version 2, hash dropped", downgraded(&by_added, 2, false), "says version 2"),
+        ("`by` added, version 1, hash dropped", downgraded(&by_added, 1, false), "says version 1"),
+        ("queued dice, version 1, stale hash kept", downgraded(&queued_edited, 1, true), "edited or damaged"),
+        ("a seeded classic game, version 1", downgraded(&seeded, 1, false), "says version 1"),
+    ];
+    for (what, file, words) in cases {
+        let err = load_edited(&file);
+        assert_eq!(err.code(), "save/record-edited", "{what}: {err}");
+        assert!(err.to_string().contains(words), "{what}: `{err}` should say `{words}`");
+    }
+    // What gave the later file away is named: a field of today's state.
+    let err = load_edited(&downgraded(&queued_edited, 2, false)).to_string();
+    assert!(err.contains("its snapshot has `") && err.contains("only version 3 writes"), "{err}");
+    // Shaped as version 1 could have been (its snapshot's fields only), the
+    // dice named by who threw them still tell a later file.
+    let mut stripped = downgraded(&seeded, 1, false);
+    stripped["snapshot"].as_object_mut().unwrap().retain(|k, _| V1_STATE_FIELDS.contains(&k.as_str()));
+    let err = load_edited(&stripped).to_string();
+    assert!(err.contains("records who threw which dice"), "{err}");
+}
+
+/// The fields of a version 1 snapshot (the rules core's state of that time).
+const V1_STATE_FIELDS: [&str; 17] = [
+    "round", "turn", "phase", "control", "start_control", "conquered", "ipcs", "units", "next_unit", "purchased", "unplaced", "placed",
+    "neutral_fees", "battles", "developments", "winner", "seq",
+];
+
+/// Issue 34, finding 2: a file that could have been an old save (no record
+/// hash, nothing of a later version in it) loads, but is not blessed by
+/// saving it again: the game remembers that it came from a file without a
+/// record hash, every later save writes `migrated_from`, and that mark
+/// cannot be dropped without the edit being seen.
+#[test]
+fn a_game_from_a_file_without_a_record_hash_stays_marked() {
+    // A client-dice game whose battles' dice were not named by who threw
+    // them, shaped as a version 1 file: its queued dice were edited.
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    for entry in v["log"].as_array_mut().unwrap() {
+        for event in entry["events"].as_array_mut().unwrap() {
+            if let Some(rolled) = event.get_mut("Rolled").and_then(Value::as_object_mut) {
+                rolled.remove("by");
+            }
+        }
+    }
+    v["dice"]["queued"] = json!([6, 6, 6, 6]);
+    let mut old = downgraded(&v, 1, false);
+    old["snapshot"].as_object_mut().unwrap().retain(|k, _| V1_STATE_FIELDS.contains(&k.as_str()));
+    let loaded = Record::load(&serde_json::to_string(&old).unwrap()).unwrap_or_else(|e| panic!("a file shaped as version 1 loads: {e}"));
+    assert_eq!(loaded.migrated_from(), Some(1));
+    assert!(loaded.migration_note().is_some_and(|n| n.contains("version 1") && n.contains("unverified")));
+    let resaved = loaded.to_save_string();
+    assert!(resaved.contains("\"version\": 3,\n  \"migrated_from\": 1,\n"), "{}", &resaved[..200]);
+    // Loaded and saved again, it keeps the mark, byte for byte.
+    let again = Record::load(&resaved).expect("the re-saved game loads");
+    assert_eq!(again.migrated_from(), Some(1));
+    assert_eq!(again.to_save_string(), resaved);
+    // Dropping the mark is an edit of the record.
+    let unmarked = resaved.replace("  \"migrated_from\": 1,\n", "");
+    let err = Record::load(&unmarked).unwrap_err();
+    assert_eq!(err.code(), "save/record-edited", "{err}");
+    // A game begun here is not marked.
+    assert_eq!(Record::load(&record.to_save_string()).unwrap().migrated_from(), None);
+    assert!(!record.to_save_string().contains("migrated_from"));
+}
+
+#[test]
+fn a_mark_of_another_version_is_malformed() {
+    let record = random_game(5, 60, DiceMode::Seeded { seed: 5 });
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["migrated_from"] = json!(3);
+    expect(load_value(&v), "save/malformed", "migrated_from");
+}
+
+/// Issue 34, finding 20: an edited version 3 file is refused as
+/// `save/record-edited`, saying where the edit is as far as the replay can
+/// tell: the first fact that disagrees, or that nothing it checks does.
+#[test]
+fn an_edited_record_says_where() {
+    let (_, v) = played();
+    let i = first_entry(&v, is_purchase);
+    let mut events = v.clone();
+    let cost = events["log"][i]["events"][0]["Purchased"]["cost"].as_i64().unwrap();
+    events["log"][i]["events"][0]["Purchased"]["cost"] = json!(cost - 1);
+    expect(load_edited(&events), "save/record-edited", &format!("the first difference the replay finds: [save/events-mismatch] log[{i}]"));
+    let mut snapshot = v.clone();
+    snapshot["snapshot"]["ipcs"][1] = json!(999);
+    expect(load_edited(&snapshot), "save/record-edited", "[save/hash-mismatch]");
+    let mut removed = events.clone();
+    removed.as_object_mut().unwrap().remove("record_hash");
+    expect(load_edited(&removed), "save/record-edited", "the record hash was removed; the first difference the replay finds: [save/events-mismatch]");
+    // What the replay cannot check is named as where the edit must be.
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut queued: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    queued["dice"]["queued"] = json!([6, 6, 6]);
+    expect(load_edited(&queued), "save/record-edited", "the replay finds no difference, so the edit is in what only the record hash covers: the queued client dice");
+}
+
+/// Issue 34, finding 5: the record hash is an unkeyed SHA-256 that anyone
+/// can recompute, so an edit of what the replay cannot check loads once
+/// rehashed; docs/saves.md says so rather than promising tamper-proofing.
+#[test]
+fn the_record_hash_is_documented_as_what_it_is() {
+    let record = random_game(5, 300, DiceMode::Client);
+    let mut forged: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    forged["dice"]["queued"] = json!([6, 6, 6, 6, 6, 6]);
+    forged["record_hash"] = json!(record_hash(&forged));
+    let loaded = Record::load(&forged.to_string()).expect("a rehashed edit of the queued dice loads: the hash is no proof against a forger");
+    assert_eq!(loaded.queued_dice(), 6);
+    let doc = include_str!("../../../docs/saves.md");
+    for words in ["unkeyed SHA-256", "anyone can recompute", "detect accidents", "careless edits", "no proof against a forger", "signed records"] {
+        assert!(doc.contains(words), "docs/saves.md should say `{words}`");
+    }
+}
+
+/// Issue 34, finding 6: a game never holds more than a save file may (the
+/// loaders' bounds): client dice past the bound, an action, position or
+/// options larger than a loader reads are refused, and the game is
+/// unchanged; what it holds up to the bounds saves and loads.
+#[test]
+fn a_game_never_holds_what_no_loader_reads() {
+    use warboard_record::{MAX_ACTION_BYTES, MAX_CLIENT_DICE, MAX_OPTIONS_BYTES, MAX_POSITION_BYTES};
+    let mut record = Record::new(Start::standard("classic", DiceMode::Client)).unwrap();
+    record.supply_dice(&vec![3; MAX_CLIENT_DICE - 2]).expect("dice up to the bound");
+    let err = record.supply_dice(&[1, 2, 3]).unwrap_err();
+    assert!(err.contains(&format!("at most {MAX_CLIENT_DICE} client dice")), "{err}");
+    assert_eq!(record.queued_dice(), MAX_CLIENT_DICE - 2, "a refused supply adds nothing");
+    record.supply_dice(&[1, 2]).expect("the last two fit");
+    let loaded = Record::load(&record.to_save_string()).expect("a game at the bound saves and loads");
+    assert_eq!(loaded.queued_dice(), MAX_CLIENT_DICE);
+    // A file with one die more is refused by the loader, as the game
+    // refused to hold it.
+    let mut v: Value = serde_json::from_str(&record.to_save_string()).unwrap();
+    v["dice"]["queued"].as_array_mut().unwrap().push(json!(4));
+    expect(load_value(&v), "save/malformed", &format!("more than {MAX_CLIENT_DICE} client dice"));
+
+    let mut record = Record::new(Start::standard("classic", DiceMode::Seeded { seed: 1 })).unwrap();
+    record.apply(&json!({"type": "end_phase"}), Origin::Client).unwrap();
+    let padding = "x".repeat(MAX_ACTION_BYTES);
+    let err = record.apply(&json!({"type": "end_phase", "note": padding}), Origin::Client).unwrap_err();
+    assert!(err.to_string().contains(&format!("more than {MAX_ACTION_BYTES} bytes")), "{err}");
+    assert_eq!(record.log().len(), 1, "a refused action changes nothing");
+
+    let mut start = Start::standard("classic", DiceMode::Seeded { seed: 1 });
+    start.position.setup = "empty".into();
+    let units: Vec<Value> = (0..MAX_POSITION_BYTES / 40).map(|i| json!({"at": "GER", "owner": "germany", "type": "infantry", "id": format!("unit{i}")})).collect();
+    start.position.state = Some(json!({"units": units}));
+    let err = Record::new(start).unwrap_err();
+    assert!(err.to_string().contains(&format!("more than {MAX_POSITION_BYTES} bytes")), "{err}");
+
+    let mut start = Start::standard("alternative", DiceMode::Seeded { seed: 1 });
+    let territories: Vec<String> = (0..MAX_OPTIONS_BYTES / 4).map(|i| format!("T{i}")).collect();
+    start.options.insert("limited_war".into(), json!({"off_limits": territories, "nations": []}));
+    let err = Record::new(start).unwrap_err();
+    assert_eq!(err.code(), "start/too-large", "{err}");
+    assert!(err.to_string().contains("a save file could not hold it"), "{err}");
+}

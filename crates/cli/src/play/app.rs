@@ -405,6 +405,7 @@ impl App {
     /// Replaces the game with a saved one; the person keeps their powers.
     fn load(&mut self, file: &str) -> Result<(), String> {
         let record = save::load(Path::new(file))?;
+        let note = record.migration_note();
         let humans = self.session.humans().to_vec();
         let pass = self.session.passes_idle_phases();
         let think = self.session.think();
@@ -412,6 +413,9 @@ impl App {
         self.session.set_pass_idle_phases(pass);
         self.session.set_think(think);
         self.session.note(format!("loaded {file}"));
+        if let Some(note) = note {
+            self.session.note(note);
+        }
         self.cursor = 0;
         Ok(())
     }

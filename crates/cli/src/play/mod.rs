@@ -90,8 +90,13 @@ fn start(args: &PlayArgs) -> Result<App, String> {
                 }
             }
             let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
+            let note = record.migration_note();
             let mut session = Session::resume(record, humans.clone().unwrap_or_default());
             session.note(format!("resumed {}", path.display()));
+            // A game that passed through a file without a record hash says so.
+            if let Some(note) = note {
+                session.note(note);
+            }
             (session, humans.is_some())
         }
         None => {
@@ -209,5 +214,18 @@ mod tests {
         assert!(start(&bad).err().unwrap().contains("NAME=VALUE"));
         let unknown = PlayArgs { ruleset: Some("atlantis".into()), powers: None, seed: Some(1), load: None, every_phase: false, options: Vec::new(), pace: 0, think: 0 };
         assert!(start(&unknown).is_err());
+    }
+
+    /// Issue 34, finding 2: a game resumed from a file without a record
+    /// hash says, in the game's log, that what the file held beyond the
+    /// replay's checks is unverified.
+    #[test]
+    fn a_game_resumed_from_an_old_save_says_it_is_unverified() {
+        let path = std::env::temp_dir().join(format!("warboard-play-v1-{}.json", std::process::id()));
+        std::fs::write(&path, include_str!("../../../record/tests/data/v1-classic-round1-usa.json")).expect("the temp dir is writable");
+        let args = PlayArgs { ruleset: None, powers: Some("none".into()), seed: None, load: Some(path.clone()), every_phase: false, options: Vec::new(), pace: 0, think: 0 };
+        let app = start(&args).expect("a version 1 save loads");
+        let _ = std::fs::remove_file(&path);
+        assert!(app.session.log().iter().any(|line| line.text.contains("comes from a version 1 save, which had no record hash")), "the note is in the log");
     }
 }

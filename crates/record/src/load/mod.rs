@@ -4,110 +4,236 @@
 //! against what the replay does. The first fact that disagrees is the error.
 
 use crate::error::LoadError;
-use crate::file::{DiceRecord, Entry, RawSave, FORMAT_MARKER, FORMAT_VERSION};
+use crate::file::{DiceRecord, Entry, FIELDS, FORMAT_MARKER, FORMAT_VERSION};
+use crate::json;
 
+mod read;
 mod v1;
 use crate::hash::state_hash;
 use crate::record::Record;
 use crate::start::Start;
 use crate::ApplyError;
+use read::Header;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use warboard_rules::{Event, GameState};
 
-/// The top-level fields a save may have (the file's `deny_unknown_fields`).
-const FIELDS: [&str; 10] = ["format", "version", "ruleset", "options", "position", "dice", "log", "snapshot", "hash", "record_hash"];
+/// The game state's fields a version 1 snapshot could hold: the rules
+/// core's state while version 1 was written (commits e2b18fb to 3e0f882).
+const V1_STATE_FIELDS: [&str; 17] = [
+    "round", "turn", "phase", "control", "start_control", "conquered", "ipcs", "units", "next_unit", "purchased", "unplaced", "placed",
+    "neutral_fees", "battles", "developments", "winner", "seq",
+];
+/// The fields version 2 added to them (commits 3e0f882 to cb78b42).
+const V2_ADDED_STATE_FIELDS: [&str; 4] = ["order", "done", "teams", "capitals_held"];
+/// The rulesets that existed while version 2 was written (version 1 knew
+/// classic alone, which its migration checks).
+const V2_RULESETS: [&str; 2] = ["classic", "europe"];
+
+/// The fewest bytes a log entry takes (`{"action":{"type":"continue"},
+/// "resolved":"Continue","dice":[],"events":[]}` is 72): room for more
+/// entries than the log's text could hold is never taken.
+const MIN_ENTRY_BYTES: usize = 64;
 
 pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
-    // The save's fields as slices of the text: the log is read entry by
-    // entry, so memory stays a few times the file's size (issue 16,
-    // finding 7), not a JSON tree of the whole file.
-    let top: BTreeMap<String, &RawValue> = serde_json::from_str(text).map_err(json_error)?;
-    let header = Value::Object(
-        ["format", "version"].iter().filter_map(|k| Some((k.to_string(), serde_json::from_str(top.get(*k)?.get()).ok()?))).collect(),
-    );
-    let version = check_header(&header)?;
-    if version == 1 {
-        // Old saves are small and migrated through the tree.
-        let raw: RawSave = serde_json::from_str(text).map_err(|e| LoadError::Malformed(e.to_string()))?;
-        return v1::load(raw);
+    // The save's fields as slices of the text, each read with bounds and
+    // the log entry by entry (issue 34, finding 4): memory stays a few
+    // times the file's size whatever it holds.
+    let top = json::top(text, &FIELDS).map_err(json_error)?;
+    let version = check_header(&top)?;
+    if let Some(k) = &top.unknown {
+        return Err(LoadError::Malformed(format!("unknown field `{k}`, expected one of {}", FIELDS.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "))));
     }
-    if let Some(k) = top.keys().find(|k| !FIELDS.contains(&k.as_str())) {
-        return Err(LoadError::Malformed(format!("unknown field `{}`, expected one of {}", crate::disk::bounded_text(k, 40), FIELDS.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", "))));
+    if let Some(k) = top.twice {
+        return Err(LoadError::Malformed(format!("the field `{k}` is given twice")));
     }
-    let field = |name: &str| top.get(name).copied().ok_or_else(|| LoadError::Malformed(format!("missing field `{name}`")));
-    let typed = |name: &'static str| move |e: serde_json::Error| LoadError::Malformed(format!("{name}: {e}"));
     // Format 3 hashes the whole file: an edit anywhere (queued dice, who
-    // made an action, options) is refused before anything is replayed.
-    if version >= 3 {
-        let computed = crate::hash::record_hash_of_fields(&top)?;
-        match top.get("record_hash").map(|r| serde_json::from_str::<Value>(r.get())) {
-            Some(Ok(Value::String(r))) if r == computed => {}
-            other => {
-                let recorded = match other {
-                    Some(Ok(Value::String(r))) => r,
-                    Some(Ok(v)) => v.to_string(),
-                    _ => "none".to_string(),
+    // made an action, options) is refused before anything is replayed. A
+    // file that carries a record hash, whatever its version, is checked
+    // as version 3; so is one that says version 1 or 2 but holds what only
+    // version 3 writes (issue 34, finding 2: changing the version must not
+    // switch the check off).
+    let unverified = if version >= 3 || top.get("record_hash").is_some() {
+        match check_record_hash(&top) {
+            Ok(()) => None,
+            Err(LoadError::RecordEdited { recorded, computed, found }) => {
+                // The hash says only that something changed. The replay's
+                // own checks, run all the same, may say where (issue 34,
+                // finding 20); what they cannot see is named instead.
+                let found = match load_fields(&top, version, None) {
+                    Err(e) => format!("{found}the first difference the replay finds: [{}] {e}", e.code()),
+                    Ok(_) => format!(
+                        "{found}the replay finds no difference, so the edit is in what only the record hash covers: the queued client dice, who made an action (`by`), `migrated_from`, or the record hash itself"
+                    ),
                 };
-                return Err(LoadError::RecordEdited { recorded, computed });
+                return Err(LoadError::RecordEdited { recorded, computed, found });
             }
+            Err(e) => return Err(e),
+        }
+    } else {
+        let old = Unverified { version, computed: crate::hash::record_hash_of_fields(top.fields.iter().copied())? };
+        if let Some(shape) = later_shape(version, &top)? {
+            return Err(old.later_shape(&shape));
+        }
+        Some(old)
+    };
+    load_fields(&top, version, unverified.as_ref())
+}
+
+/// The rest of a load, the header and hashes checked: the fields read,
+/// the log replayed and compared.
+fn load_fields(top: &json::Top<'_>, version: u64, unverified: Option<&Unverified>) -> Result<Record, LoadError> {
+    let migrated_from = match unverified {
+        Some(old) => Some(old.version),
+        None => top.get("migrated_from").map(read_migrated_from).transpose()?,
+    };
+    let field = |name: &str| top.get(name).ok_or_else(|| LoadError::Malformed(format!("missing field `{name}`")));
+    let header = read::header(top)?;
+    let (log, snapshot) = (field("log")?, field("snapshot")?);
+    let mut record = if version == 1 {
+        v1::load(header, log, snapshot, unverified)?
+    } else {
+        let snapshot: GameState = serde_json::from_str(snapshot.get()).map_err(|e| LoadError::Malformed(format!("snapshot: {}", json::message(&e))))?;
+        load_entries(header, log, snapshot, unverified)?
+    };
+    record.set_migrated_from(migrated_from);
+    Ok(record)
+}
+
+/// The whole-record hash of a version 3 file (or one checked as version 3)
+/// is the one it records.
+fn check_record_hash(top: &json::Top<'_>) -> Result<(), LoadError> {
+    let computed = crate::hash::record_hash_of_fields(top.fields.iter().copied())?;
+    let recorded = top.get("record_hash").map(|r| json::canonical_text(r.get(), 256).map(|t| serde_json::from_str::<Value>(&t)));
+    match recorded {
+        Some(Ok(Ok(Value::String(r)))) if r == computed => Ok(()),
+        other => {
+            // What is wrong with the record hash itself, if anything, as the
+            // start of `found` (the caller adds where the edit is).
+            let (recorded, found) = match other {
+                Some(Ok(Ok(Value::String(r)))) => (r, String::new()),
+                Some(_) => (crate::disk::bounded_text(top.get("record_hash").map_or("", |r| r.get()), 80), "the record hash is not a string; ".to_string()),
+                None => ("none".to_string(), "the record hash was removed; ".to_string()),
+            };
+            Err(LoadError::RecordEdited { recorded, computed, found })
         }
     }
-    let log: Vec<&RawValue> = serde_json::from_str(field("log")?.get()).map_err(typed("log"))?;
-    let raw = RawSave {
-        format: String::new(),
-        version,
-        ruleset: serde_json::from_str(field("ruleset")?.get()).map_err(typed("ruleset"))?,
-        options: serde_json::from_str(field("options")?.get()).map_err(typed("options"))?,
-        position: serde_json::from_str(field("position")?.get()).map_err(typed("position"))?,
-        dice: serde_json::from_str(field("dice")?.get()).map_err(typed("dice"))?,
-        log: Vec::new(),
-        snapshot: Value::Null,
-        hash: serde_json::from_str(field("hash")?.get()).map_err(typed("hash"))?,
-        record_hash: None,
-    };
-    let snapshot: GameState = serde_json::from_str(field("snapshot")?.get()).map_err(|e| LoadError::Malformed(format!("snapshot: {e}")))?;
-    load_entries(raw, &log, snapshot)
+}
+
+/// `migrated_from` of a version 3 file: the version without a record hash
+/// the game was once loaded from.
+fn read_migrated_from(raw: &RawValue) -> Result<u64, LoadError> {
+    let version = json::canonical_text(raw.get(), 20).ok().and_then(|t| serde_json::from_str::<u64>(&t).ok());
+    match version {
+        Some(v) if (1..FORMAT_VERSION).contains(&v) => Ok(v),
+        _ => Err(LoadError::Malformed(format!("migrated_from: {} is not a version before {FORMAT_VERSION}", crate::disk::bounded_text(raw.get(), 40)))),
+    }
+}
+
+/// A file of version 1 or 2 without a record hash: it loads only as what a
+/// warboard of that version could have written, and the game it gives is
+/// marked as migrated from it ([`Record::migrated_from`]).
+pub(crate) struct Unverified {
+    pub version: u64,
+    /// The file's record hash as computed, for the error.
+    computed: String,
+}
+
+impl Unverified {
+    /// The file holds `shape`, which its version never wrote: it is a later
+    /// save whose version was changed, refused as an edit of version 3.
+    pub fn later_shape(&self, shape: &str) -> LoadError {
+        LoadError::RecordEdited {
+            recorded: "none".into(),
+            computed: self.computed.clone(),
+            found: format!(
+                "the file says version {}, but {shape}, which only version {FORMAT_VERSION} writes: a later save whose version was changed",
+                self.version
+            ),
+        }
+    }
+
+    /// Battles' dice named who threw them (`Rolled`'s `by`) only after
+    /// version 3 began.
+    pub fn check_events(&self, index: usize, events: &[Event]) -> Result<(), LoadError> {
+        if events.iter().any(|e| matches!(e, Event::Rolled { by, .. } if !by.is_empty())) {
+            return Err(self.dice_named(index));
+        }
+        Ok(())
+    }
+
+    pub fn dice_named(&self, index: usize) -> LoadError {
+        self.later_shape(&format!("log[{index}] records who threw which dice"))
+    }
+}
+
+/// What in the file, if anything, a save of `version` never held: the
+/// `migrated_from` field, a ruleset of later date, or a snapshot field the
+/// state of that time did not have. Fields of the wrong shape are left for
+/// the loader to refuse as malformed.
+fn later_shape(version: u64, top: &json::Top<'_>) -> Result<Option<String>, LoadError> {
+    if top.get("migrated_from").is_some() {
+        return Ok(Some("it carries `migrated_from`".into()));
+    }
+    if version == 2 {
+        let ruleset = top.get("ruleset").and_then(|r| read::name("ruleset", r).ok());
+        if let Some(name) = ruleset.filter(|n| !V2_RULESETS.contains(&n.as_str())) {
+            return Ok(Some(format!("it is of the ruleset `{}`", crate::disk::bounded_text(&name, 40))));
+        }
+    }
+    let Some(snapshot) = top.get("snapshot").and_then(|r| json::object(r.get()).ok()) else { return Ok(None) };
+    let known = |k: &str| V1_STATE_FIELDS.contains(&k) || (version == 2 && V2_ADDED_STATE_FIELDS.contains(&k));
+    let later = snapshot.names().find(|k| !known(k)).map(|later| format!("its snapshot has `{}`", crate::disk::bounded_text(later, 40)));
+    Ok(later)
+}
+
+/// Calls `each` on every log entry, as its slice of the text, one at a
+/// time; the number of entries. Nothing of the log is collected.
+pub(crate) fn each_entry<'a>(log: &'a RawValue, each: impl FnMut(usize, &'a RawValue) -> Result<(), LoadError>) -> Result<usize, LoadError> {
+    json::for_each(log.get(), each).map_err(|stop| match stop {
+        json::Stop::Json(e) => LoadError::Malformed(format!("log: {}", json::message(&e))),
+        json::Stop::Caller(e) => e,
+    })
+}
+
+/// Room in the record for the log's entries, taken at once, but never for
+/// more than the log's text could hold.
+pub(crate) fn reserve_log(record: &mut Record, log: &RawValue) -> Result<(), LoadError> {
+    let entries = each_entry(log, |_, _| Ok(()))?;
+    record.reserve_log(entries.min(log.get().len() / MIN_ENTRY_BYTES));
+    Ok(())
 }
 
 /// A save of format 2 or later, its fields read: check the snapshot's
 /// hash, replay the log and compare.
-fn load_entries(raw: RawSave, log: &[&RawValue], snapshot: GameState) -> Result<Record, LoadError> {
+fn load_entries(header: Header, log: &RawValue, snapshot: GameState, unverified: Option<&Unverified>) -> Result<Record, LoadError> {
     // The hash guards the snapshot itself; checking it before the replay
     // tells an edited snapshot from an edited log.
     let computed = state_hash(&snapshot);
-    if computed != raw.hash {
-        return Err(LoadError::HashMismatch { recorded: raw.hash, computed });
+    if computed != header.hash {
+        return Err(LoadError::HashMismatch { recorded: header.hash, computed });
     }
-    let start = Start { ruleset: raw.ruleset, options: raw.options.changed, position: raw.position, dice: raw.dice.mode() };
-    let mut record = start_replay(start, &raw.dice)?;
+    let start = Start { ruleset: header.ruleset, options: header.options.changed, position: header.position, dice: header.dice.mode() };
+    let mut record = start_replay(start, &header.dice)?;
     let rebuilt = record.game().ruleset.options.canonical();
-    if rebuilt != raw.options.canonical {
-        return Err(LoadError::OptionsMismatch { recorded: raw.options.canonical, rebuilt });
+    if rebuilt != header.options.canonical {
+        return Err(LoadError::OptionsMismatch { recorded: header.options.canonical, rebuilt });
     }
     // Each entry is read just before it is replayed, so the log is never in
     // memory twice (issue 16, finding 7).
-    record.reserve_log(log.len());
-    for (index, text) in log.iter().enumerate() {
-        let entry: Entry = serde_json::from_str(text.get()).map_err(|e| LoadError::Malformed(format!("log[{index}]: {e}")))?;
-        replay_entry(&mut record, index, entry)?;
-    }
-    check_client_dice(&record, &raw.dice)?;
+    reserve_log(&mut record, log)?;
+    each_entry(log, |index, text| {
+        let entry: Entry = serde_json::from_str(text.get()).map_err(|e| LoadError::Malformed(format!("log[{index}]: {}", json::message(&e))))?;
+        if let Some(old) = unverified {
+            old.check_events(index, &entry.events)?;
+        }
+        replay_entry(&mut record, index, entry)
+    })?;
+    check_client_dice(&record, &header.dice)?;
     if *record.state() != snapshot {
         return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
     }
     Ok(record)
-}
-
-/// The log's entries, in the shape of the file's version; an error names
-/// the entry at fault.
-/// It consumes the JSON entries: a large save is not held twice.
-pub(crate) fn parse_log<T: serde::de::DeserializeOwned>(log: Vec<Value>) -> Result<Vec<T>, LoadError> {
-    log.into_iter()
-        .enumerate()
-        .map(|(i, v)| serde_json::from_value::<T>(v).map_err(|e| LoadError::Malformed(format!("log[{i}]: {e}"))))
-        .collect()
 }
 
 /// The record at the start of the saved game, its client dice queued.
@@ -154,18 +280,18 @@ fn json_error(e: serde_json::Error) -> LoadError {
 
 /// The format marker and version, checked before anything else is read: a
 /// file of another version may be shaped differently.
-fn check_header(value: &Value) -> Result<u64, LoadError> {
-    let Some(obj) = value.as_object() else {
-        return Err(LoadError::NotASave("the file is JSON, but not an object".into()));
-    };
-    match obj.get("format") {
-        Some(Value::String(s)) if s == FORMAT_MARKER => {}
-        Some(other) => return Err(LoadError::NotASave(format!("`format` is {other}, not \"{FORMAT_MARKER}\""))),
+fn check_header(top: &json::Top<'_>) -> Result<u64, LoadError> {
+    // Each read only if short: a marker or a version is a few bytes.
+    let short = |name: &str| top.get(name).map(|raw| json::canonical_text(raw.get(), 64).ok().and_then(|t| serde_json::from_str::<Value>(&t).ok()));
+    let shown = |name: &str, v: Option<Value>| v.map(|v| v.to_string()).unwrap_or_else(|| crate::disk::bounded_text(top.get(name).map_or("", |r| r.get()), 40));
+    match short("format") {
+        Some(Some(Value::String(s))) if s == FORMAT_MARKER => {}
+        Some(other) => return Err(LoadError::NotASave(format!("`format` is {}, not \"{FORMAT_MARKER}\"", shown("format", other)))),
         None => return Err(LoadError::NotASave(format!("there is no `format`: \"{FORMAT_MARKER}\" field"))),
     }
-    match obj.get("version") {
-        Some(v) if v.as_u64().is_some_and(|v| (1..=FORMAT_VERSION).contains(&v)) => Ok(v.as_u64().unwrap()),
-        Some(v) => Err(LoadError::UnknownVersion { found: v.to_string(), supported: FORMAT_VERSION }),
+    match short("version") {
+        Some(Some(v)) if v.as_u64().is_some_and(|v| (1..=FORMAT_VERSION).contains(&v)) => Ok(v.as_u64().unwrap_or(FORMAT_VERSION)),
+        Some(v) => Err(LoadError::UnknownVersion { found: shown("version", v), supported: FORMAT_VERSION }),
         None => Err(LoadError::UnknownVersion { found: "none".into(), supported: FORMAT_VERSION }),
     }
 }
@@ -203,12 +329,18 @@ fn replay_entry(record: &mut Record, index: usize, entry: Entry) -> Result<(), L
     Ok(())
 }
 
-/// The first top-level field of the game state that differs, for the error.
+/// The first top-level field of the game state that differs, for the error:
+/// compared as the compact text of each field, without JSON trees of the
+/// states (a hostile snapshot may be large).
 fn first_difference(replayed: &GameState, snapshot: &GameState) -> String {
-    let (Ok(Value::Object(a)), Ok(Value::Object(b))) = (serde_json::to_value(replayed), serde_json::to_value(snapshot)) else {
+    let (Ok(a), Ok(b)) = (serde_json::to_string(replayed), serde_json::to_string(snapshot)) else {
         return "the state".into();
     };
-    a.iter().find(|(k, v)| b.get(*k) != Some(*v)).map(|(k, _)| format!("`{k}`")).unwrap_or_else(|| "the state".into())
+    let (Ok(a), Ok(b)) = (json::object(&a), json::object(&b)) else {
+        return "the state".into();
+    };
+    let first = a.names().find(|k| a.get(k).map(RawValue::get) != b.get(k).map(RawValue::get)).map(|k| format!("`{k}`"));
+    first.unwrap_or_else(|| "the state".into())
 }
 
 /// The replayed events are the recorded ones. Saves made before battles'
