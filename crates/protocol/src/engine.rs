@@ -98,7 +98,15 @@ impl Engine {
         check_think(think)?;
         let text = read_save(Path::new(path))?;
         let record = Record::load(&text).map_err(|e| Failure::new(e.code(), format!("{path}: {e}")))?;
-        self.begin(record, powers, think, emit)
+        // A game from an older save without a record hash says so (issue
+        // 34): what that hash would have covered is unverified.
+        let (migrated_from, note) = (record.migrated_from(), record.migration_note());
+        let mut result = self.begin(record, powers, think, emit)?;
+        if let Some(v) = migrated_from {
+            result["migrated_from"] = json!(v);
+            result["unverified"] = json!(note);
+        }
+        Ok(result)
     }
 
     /// Replaces the game (only once the new one is ready: a failed `new` or
