@@ -122,11 +122,11 @@ pub fn impossible_position(game: &crate::Game) -> Option<String> {
             if held_by.is_none() && !(st.is_air() && rs.options.free_movement) {
                 return Some(format!("{}: in a neutral country", what()));
             }
-            if st.domain == Domain::Land && !st.factory && held_by.is_some_and(|c| !s.allied(c, u.owner)) {
-                return Some(format!("{}: on land {} controls, with no battle to take it", what(), power(held_by.unwrap())));
-            }
             if let Some(enemy) = first_on_land.get(&u.at).filter(|e| !s.allied(e.owner, u.owner)) {
                 return Some(format!("{}: shares the territory with {}'s {} and no battle", what(), power(enemy.owner), enemy.kind));
+            }
+            if st.domain == Domain::Land && !st.factory && held_by.is_some_and(|c| !s.allied(c, u.owner)) {
+                return Some(format!("{}: on land {} controls, with no battle to take it", what(), power(held_by.unwrap())));
             }
         }
     }
