@@ -225,3 +225,15 @@ fn the_client_dice_queue_is_bounded() {
     assert_eq!(after["summary"]["seq"], first["summary"]["seq"]);
     c.ok(json!({"cmd": "dice", "values": [1, 2]}));
 }
+
+/// Issue 34, finding 9: the engine's turns cost about what the board holds,
+/// not its square: 3,000 infantry that the computer marches to the front
+/// move in a few actions, not one action (each copying the board) apiece.
+#[test]
+fn thousands_of_like_units_move_in_few_actions() {
+    let mut c = Client::new();
+    c.ok(json!({"cmd": "new", "seed": 1, "powers": ["usa"], "state": {"units": [
+        {"at": "GER", "owner": "germany", "type": "infantry", "count": 3000}]}}));
+    let moves = c.events.iter().filter(|e| e["event"] == "engine_action" && e["power"] == "germany" && e["action"]["type"] == "move").count();
+    assert!(moves > 0 && moves < 100, "Germany moved in {moves} actions");
+}
