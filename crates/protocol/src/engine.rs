@@ -81,7 +81,7 @@ impl Engine {
         check_think(args.think)?;
         let dice = match (args.dice, args.seed) {
             (DiceChoice::Seeded, Some(seed)) => DiceMode::Seeded { seed },
-            (DiceChoice::Seeded, None) => DiceMode::Seeded { seed: fresh_seed() },
+            (DiceChoice::Seeded, None) => DiceMode::Seeded { seed: warboard_record::fresh_seed() },
             (DiceChoice::Client, None) => DiceMode::Client,
             (DiceChoice::Client, Some(_)) => {
                 return Err(Failure::new("protocol/bad-field", "`new`: a `seed` goes with dice \"seeded\", not with dice \"client\""))
@@ -189,12 +189,6 @@ fn run_in_game(session: &mut Session, command: Command, emit: &mut dyn FnMut(Val
     }
 }
 
-/// A seed for a game whose client named none: from the clock, reported in
-/// the answer so that the game can be played again.
-fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    (nanos as u64) ^ ((nanos >> 64) as u64) ^ (u64::from(std::process::id()) << 32)
-}
 
 /// Reads a save through the one bounded loader every reader uses.
 fn read_save(path: &Path) -> Result<String, Failure> {

@@ -139,3 +139,23 @@ mod tests {
         assert!(DiceStream::new(DiceMode::Seeded { seed: 1 }).supply(&[3]).is_err());
     }
 }
+
+/// A seed for a game started without one, from the operating system's random
+/// source: a seed from the clock could be guessed by whoever knows when the
+/// game began, and with it every die (issue 29: dice nobody can fake).
+pub fn fresh_seed() -> u64 {
+    // Without an entropy source there is no fair game to start: better to
+    // stop than to deal predictable dice.
+    getrandom::u64().expect("the operating system's random source is available")
+}
+
+#[cfg(test)]
+mod seed_tests {
+    #[test]
+    fn fresh_seeds_come_from_the_random_source_not_the_clock() {
+        // Two seeds drawn at once: the clock would give two near-equal
+        // numbers; the random source differs in about half the bits.
+        let (a, b) = (super::fresh_seed(), super::fresh_seed());
+        assert!((a ^ b).count_ones() > 8, "{a:x} {b:x}");
+    }
+}

@@ -24,7 +24,7 @@ mod record;
 mod start;
 pub mod write;
 
-pub use dice::DiceMode;
+pub use dice::{fresh_seed, DiceMode};
 pub use disk::{bounded_text, read_save, write_save, write_save_with, DiskError, MAX_SAVE_BYTES};
 pub use error::{ApplyError, LoadError, StartError, UndoError};
 pub use file::{ActionText, Entry, Origin, FORMAT_MARKER, FORMAT_VERSION};

@@ -104,7 +104,7 @@ fn start(args: &PlayArgs) -> Result<App, String> {
             let ruleset = warboard_rules::ruleset(name).map_err(|e| e.to_string())?;
             let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
             let options = parse_options(&args.options)?;
-            let session = Session::with_options(name, options, args.seed.unwrap_or_else(seed_from_clock), humans.clone().unwrap_or_default())?;
+            let session = Session::with_options(name, options, args.seed.unwrap_or_else(warboard_record::fresh_seed), humans.clone().unwrap_or_default())?;
             (session, humans.is_some())
         }
     };
@@ -116,11 +116,6 @@ fn start(args: &PlayArgs) -> Result<App, String> {
     Ok(app)
 }
 
-/// A seed for a game started without one: different every time.
-fn seed_from_clock() -> u64 {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    now.as_nanos() as u64 ^ u64::from(std::process::id())
-}
 
 /// `russia,uk` → which powers the person plays. Powers are named by id or
 /// name, in any case, or by a prefix that names only one (`ger`); `none`
