@@ -106,9 +106,13 @@ impl LossRule {
         match order {
             LossOrder::Default | LossOrder::KeepLandUnit => classes.sort_by_key(|c| (last(*c), default_key(*c))),
             LossOrder::KeepAircraft => classes.sort_by_key(|c| (last(*c), is_air[*c], default_key(*c))),
+            // A hit that only damages a unit with hit points to spare costs
+            // nothing: every player takes it first, whatever order is named
+            // for the losses (issue 33, point 19).
             LossOrder::Explicit(list) => classes.sort_by_key(|c| {
                 let listed = list.iter().position(|t| *t == class_type(*c)).unwrap_or(list.len());
-                (last(*c), listed, default_key(*c))
+                let absorbs = matches!(effect[*c], HitEffect::Damages(_));
+                (last(*c), !absorbs, listed, default_key(*c))
             }),
         }
         LossRule { order: classes, keep_land: *order == LossOrder::KeepLandUnit, is_air, is_sea, is_land, effect, hit_points_left }

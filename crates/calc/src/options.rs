@@ -55,8 +55,9 @@ impl RetreatPolicy {
 /// Which units a side loses first.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LossOrder {
-    /// The battle engine's default (FORMAT.md): cheapest first, ties by the
-    /// lower combat value in its role, transports last.
+    /// The battle engine's default (FORMAT.md v2): cheapest first, ties by
+    /// the lower combat value in its role, defenseless units (Anniversary's
+    /// transports) last.
     #[default]
     Default,
     /// The default, except that the last land unit is kept for as long as
@@ -65,7 +66,8 @@ pub enum LossOrder {
     /// Everything else before any aircraft (each group in default order).
     KeepAircraft,
     /// These unit types first, in this order; types not listed afterwards
-    /// in default order.
+    /// in default order. A hit that only damages a unit with a hit point to
+    /// spare (a whole battleship) is still taken before any loss.
     Explicit(Vec<UnitType>),
 }
 

@@ -322,3 +322,20 @@ fn endings_name_the_stalemate() {
     let o = exact("1 ftr, 1 dd vs 1 sub", &CalcOptions::default());
     assert!(o.outcomes.iter().any(|x| x.ending == Ending::Retreated && x.attackers == Army::new().with(Fighter, 1)));
 }
+
+#[test]
+fn a_named_order_of_loss_still_takes_the_battleships_spare_hit_first() {
+    // Issue 33, point 19: naming the destroyer first does not make it die
+    // before the whole battleship's free hit is taken: with the spare hit
+    // first, "destroyer, battleship" is the default order itself.
+    let named = CalcOptions { defender_order: LossOrder::Explicit(vec![Destroyer, Battleship]), ..Default::default() };
+    let o = exact("2 bb vs 1 bb, 1 dd", &named);
+    let d = exact("2 bb vs 1 bb, 1 dd", &CalcOptions::default());
+    close("attacker wins", o.attacker_wins, d.attacker_wins);
+    close("defender wins", o.defender_wins, d.defender_wins);
+    // Naming the battleship before the destroyer loses it, once its spare
+    // hit is taken, before the destroyer: worse for the defender.
+    let dd_last = CalcOptions { defender_order: LossOrder::Explicit(vec![Battleship, Destroyer]), ..Default::default() };
+    let o = exact("2 bb vs 1 bb, 1 dd", &dd_last);
+    assert!(o.defender_wins < d.defender_wins, "losing the battleship before the destroyer is worse for the defender");
+}

@@ -57,7 +57,8 @@ pub struct CalcArgs {
     retreat: String,
     /// The attacker's order of loss: default (cheapest first), keep-land
     /// (keep a land unit to take the territory), keep-air, or unit names
-    /// lost first, e.g. inf,arm.
+    /// lost first, e.g. inf,arm. In every order a battleship's spare hit
+    /// (it only damages it) is taken before anything is lost.
     #[arg(long, default_value = "default")]
     attacker_order: String,
     /// The defender's order of loss (as --attacker-order).

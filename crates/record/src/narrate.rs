@@ -72,6 +72,40 @@ pub fn units_in(s: &GameState, ids: &[UnitId], words: &Wording) -> String {
     }
 }
 
+/// "germany buys 2 inf for 6 IPCs"; units that cost nothing are received
+/// (China's infantry, AA50 FAQ: China), not bought (issue 33, point 11).
+pub fn purchase_sentence(who: &str, units: &str, cost: i32) -> String {
+    match cost {
+        0 => format!("{who} receives {units}"),
+        1 => format!("{who} buys {units} for 1 IPC"),
+        _ => format!("{who} buys {units} for {cost} IPCs"),
+    }
+}
+
+/// The verb for who rolls: "the attacker rolls", "attacking submarines roll".
+fn rolls(purpose: &str) -> &'static str {
+    // The subject's noun: "AA fire over Caucasus" is AA fire.
+    let subject = purpose.split(" over ").next().unwrap_or(purpose);
+    let last = subject.rsplit(' ').next().unwrap_or(subject);
+    if last.ends_with('s') && !last.ends_with("ss") {
+        "roll"
+    } else {
+        "rolls"
+    }
+}
+
+/// A raid's result: the victim's IPCs (classic, Europe), or damage markers
+/// on its complex where the ruleset's raids damage factories (Anniversary,
+/// `bombing_cap = factory_damage`: no bank changes, issue 33, point 7).
+fn raid_sentence(rs: &Ruleset, at: &str, victim: &str, amount: i32) -> String {
+    let plural = if amount == 1 { "" } else { "s" };
+    if rs.options.bombing_cap == warboard_rules::ruleset::BombingCap::FactoryDamage {
+        format!("the raid on {at} places {amount} damage marker{plural} on {victim}'s industrial complex")
+    } else {
+        format!("the raid on {at} costs {victim} {amount} IPC{plural}")
+    }
+}
+
 /// One event in words: the one place where warboard tells what happened,
 /// for `warboard replay`, the terminal game's log and other front ends.
 /// `before` and `after` are the states around the action that produced it.
@@ -82,7 +116,7 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
     Some(match event {
         Event::PhaseStarted { .. } => return None,
         Event::Eliminated { power: p } => (Topic::Capture, format!("{} is out of the game", power(rs, *p))),
-        Event::Purchased { power: p, units, cost } => (Topic::Action, format!("{} buys {} for {cost} IPCs", power(rs, *p), counts(units))),
+        Event::Purchased { power: p, units, cost } => (Topic::Action, purchase_sentence(power(rs, *p), &counts(units), *cost)),
         Event::Moved { units, route } => {
             let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
             let path: Vec<&str> = route.iter().map(|s| space(rs, *s)).collect();
@@ -110,7 +144,7 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
                 at = end;
                 runs.push(format!("{}@{} {} → {}", (words.counts)(&[(r.kind, 1)]).trim_start_matches("1 "), r.value, faces.join(" "), r.hits));
             }
-            (Topic::Dice, format!("{purpose} rolls {}: {hits} hit{}", runs.join(", "), if *hits == 1 { "" } else { "s" }))
+            (Topic::Dice, format!("{purpose} {} {}: {hits} hit{}", rolls(purpose), runs.join(", "), if *hits == 1 { "" } else { "s" }))
         }
         Event::Rolled { purpose, dice, hits, .. } => {
             let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
@@ -118,7 +152,7 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             if purpose == "strategic bombing" {
                 (Topic::Dice, format!("the bombers roll {}", faces.join(" ")))
             } else {
-                (Topic::Dice, format!("{purpose} rolls {} → {hits} hit{}", faces.join(" "), if *hits == 1 { "" } else { "s" }))
+                (Topic::Dice, format!("{purpose} {} {} → {hits} hit{}", rolls(purpose), faces.join(" "), if *hits == 1 { "" } else { "s" }))
             }
         }
         Event::Destroyed { units, at } => {
@@ -153,13 +187,15 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             let outcome = match result {
                 BattleResult::AttackerWon => "the attacker wins",
                 BattleResult::DefenderWon => "the defender holds",
+                // At sea there is no territory to keep.
+                BattleResult::Draw if rs.map.is_sea(*at) => "both sides are destroyed",
                 BattleResult::Draw => "both sides are destroyed (the defender keeps the territory)",
                 BattleResult::Retreated => "the attacker retreats",
                 BattleResult::Pending | BattleResult::Ongoing => "not over",
             };
             (Topic::Battle, format!("battle at {} ends: {outcome}", space(rs, *at)))
         }
-        Event::Bombed { at, victim, ipcs } => (Topic::Loss, format!("the raid on {} costs {} {ipcs} IPCs", space(rs, *at), power(rs, *victim))),
+        Event::Bombed { at, victim, ipcs } => (Topic::Loss, raid_sentence(rs, space(rs, *at), power(rs, *victim), *ipcs)),
         Event::Placed { at, units } => {
             // The newest unit there is one just placed: its owner placed it
             // (in the Alternative rules' shopping every nation places).
@@ -188,4 +224,38 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
             (Topic::Victory, format!("VICTORY for the {}: {reason}", winner.describe(|p| power(rs, p).to_string())))
         }
     })
+}
+
+#[cfg(test)]
+mod wording_tests {
+    use super::*;
+
+    /// Issue 33, points 7 and 11: the words agree with what happened.
+    #[test]
+    fn sentences_say_what_happened_in_good_english() {
+        assert_eq!(purchase_sentence("china", "2 inf", 0), "china receives 2 inf");
+        assert_eq!(purchase_sentence("germany", "1 inf", 1), "germany buys 1 inf for 1 IPC");
+        assert_eq!(rolls("attacking submarines"), "roll");
+        assert_eq!(rolls("the attacker"), "rolls");
+        assert_eq!(rolls("AA fire over Caucasus"), "rolls");
+        let classic = warboard_rules::ruleset("classic").unwrap();
+        assert_eq!(raid_sentence(&classic, "GER", "germany", 1), "the raid on GER costs germany 1 IPC");
+        let aa50 = warboard_rules::ruleset("anniversary-1941").unwrap();
+        assert_eq!(raid_sentence(&aa50, "RUS", "russia", 4), "the raid on RUS places 4 damage markers on russia's industrial complex");
+    }
+
+    #[test]
+    fn a_sea_battle_in_which_both_sides_sink_keeps_no_territory() {
+        let rs = warboard_rules::ruleset("classic").unwrap();
+        let game = warboard_rules::Game::empty(rs.clone());
+        let sea = rs.map.id("NOR").unwrap();
+        let land = rs.map.id("UKR").unwrap();
+        let words = |at| {
+            let e = Event::BattleEnded { at, result: BattleResult::Draw };
+            let words = Wording { counts: |_| String::new(), arrow: "→" };
+            event_sentence(&rs, &game.state, &game.state, &e, &words).unwrap().1
+        };
+        assert_eq!(words(sea), "battle at NOR ends: both sides are destroyed");
+        assert!(words(land).ends_with("(the defender keeps the territory)"));
+    }
 }

@@ -201,7 +201,7 @@ impl Teller<'_> {
                 }
             }
             Event::Purchased { power, units, cost } => {
-                (LineKind::Action, format!("{} buys {} for {cost} IPCs", self.power(*power), counts_text(units)))
+                (LineKind::Action, warboard_record::narrate::purchase_sentence(self.power(*power), &counts_text(units), *cost))
             }
             Event::Moved { units, route } => {
                 let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
