@@ -96,11 +96,15 @@ enum Command {
         /// How many games.
         #[arg(short = 'n', long, default_value_t = 100)]
         games: u64,
-        /// Who plays the Axis: planner, ai, greedy or random.
-        #[arg(long, default_value = "ai")]
+        /// Who plays the Axis: planner (the planning player that `play`
+        /// uses: it plays candidate turns out, thinking --think a turn), ai
+        /// (the standard planner: one fixed style, no search, quick), greedy
+        /// (buys infantry, attacks any neighbour it outnumbers: a baseline)
+        /// or random (random actions: a baseline).
+        #[arg(long, default_value = "planner")]
         axis: String,
-        /// Who plays the Allies: planner, ai, greedy or random.
-        #[arg(long, default_value = "ai")]
+        /// Who plays the Allies: planner, ai, greedy or random (as --axis).
+        #[arg(long, default_value = "planner")]
         allies: String,
         /// The planner's thinking budget a turn, in milliseconds on the
         /// reference machine (counted in simulated turns, so games repeat

@@ -85,8 +85,10 @@ fn selfplay_plays_europe_games() {
     assert!(ok, "{err}");
     let line = out.lines().find(|l| l.starts_with("seed 1: axis after ")).unwrap_or_else(|| panic!("{out}"));
     assert!(line.contains(" rounds (capitals taken: "), "{line}");
-    let (ok, out, _) = warboard(&["selfplay", "-n", "1", "--rounds", "2"]);
-    assert!(ok && out.contains("1 classic games"), "classic stays the default: {out}");
+    // Classic and the planning player (as `play`'s computer) are the
+    // defaults (issue 33, point 15); no thinking keeps the test quick.
+    let (ok, out, _) = warboard(&["selfplay", "-n", "1", "--rounds", "2", "--think", "0"]);
+    assert!(ok && out.contains("1 classic games") && out.contains("axis: planner, allies: planner"), "classic and the planner are the defaults: {out}");
     let (ok, _, err) = warboard(&["selfplay", "--ruleset", "chess", "-n", "1"]);
     assert!(!ok && err.contains("unknown ruleset `chess`"), "{err}");
 }

@@ -15,10 +15,11 @@
 use crate::vocab::{power, space, unit_view, UnitView};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use warboard_record::{unit_name, Record, MAX_NUMBER};
 use warboard_rules::battle::{self, BattleResult, BattleSide, Decision};
 use warboard_rules::ids::Domain;
+use warboard_rules::routes;
 use warboard_rules::select::{self, Selector};
 use warboard_rules::state::Development;
 use warboard_rules::{Action, Event, Phase, SpaceId, UnitType};
@@ -249,23 +250,6 @@ fn expand(record: &Record, slot: Slot) -> Value {
     }
 }
 
-/// Distances from `start` over the map's connections, ignoring the rules.
-fn distances(record: &Record, start: SpaceId) -> Vec<u32> {
-    let map = &record.game().ruleset.map;
-    let mut dist = vec![u32::MAX; map.len()];
-    dist[start.index()] = 0;
-    let mut queue = VecDeque::from([start]);
-    while let Some(here) = queue.pop_front() {
-        for &n in map.neighbours(here) {
-            if dist[n.index()] == u32::MAX {
-                dist[n.index()] = dist[here.index()] + 1;
-                queue.push_back(n);
-            }
-        }
-    }
-    dist
-}
-
 /// One legal route to each space one unit of the stack can reach.
 fn routes(record: &Record, from: SpaceId, kind: UnitType) -> Vec<Vec<SpaceId>> {
     let game = record.game();
@@ -276,56 +260,16 @@ fn routes(record: &Record, from: SpaceId, kind: UnitType) -> Vec<Vec<SpaceId>> {
     let bonus = if stats.domain == Domain::Air && s.has_development(s.turn, Development::LongRangeAircraft) { 2 } else { 0 };
     let budget = (stats.movement + bonus).saturating_sub(spent) as u32;
     let selector = [Selector { kind: Some(kind), count: 1, id: None }];
-    let reach = distances(record, from);
-    let mut found = Vec::new();
-    for to in game.ruleset.map.ids().filter(|t| *t != from && reach[t.index()] <= budget) {
-        let back = distances(record, to);
-        let mut route = vec![from];
-        let mut tries_left = ROUTES_PER_DESTINATION;
-        let mut ok = |route: &[SpaceId]| {
-            let Ok(units) = select::for_move(game, &selector, route) else { return false };
-            legal(record, &Action::Move { units, route: route.to_vec(), transport: None, bombing: false })
-        };
-        if search(record, &back, budget, &mut route, &mut ok, &mut tries_left) {
-            found.push(route);
-        }
-    }
-    found
-}
-
-/// Depth-first search for a legal route to the destination whose distances
-/// are `back`, shortest routes first, trying at most `tries_left` more routes.
-fn search(
-    record: &Record,
-    back: &[u32],
-    budget: u32,
-    route: &mut Vec<SpaceId>,
-    ok: &mut dyn FnMut(&[SpaceId]) -> bool,
-    tries_left: &mut usize,
-) -> bool {
-    let here = *route.last().expect("a route starts somewhere");
-    if back[here.index()] == 0 {
-        if *tries_left == 0 {
-            return false;
-        }
-        *tries_left -= 1;
-        return ok(route);
-    }
-    let steps_left = budget.saturating_sub(route.len() as u32 - 1);
-    let mut next: Vec<SpaceId> =
-        record.game().ruleset.map.neighbours(here).iter().copied().filter(|n| back[n.index()] < steps_left && !route.contains(n)).collect();
-    next.sort_by_key(|n| back[n.index()]);
-    for n in next {
-        if *tries_left == 0 {
-            return false;
-        }
-        route.push(n);
-        if search(record, back, budget, route, ok, tries_left) {
-            return true;
-        }
-        route.pop();
-    }
-    false
+    let map = &game.ruleset.map;
+    let reach = routes::distances(map, from);
+    let mut ok = |route: &[SpaceId]| {
+        let Ok(units) = select::for_move(game, &selector, route) else { return false };
+        legal(record, &Action::Move { units, route: route.to_vec(), transport: None, bombing: false })
+    };
+    map.ids()
+        .filter(|t| *t != from && reach[t.index()] <= budget)
+        .filter_map(|to| routes::shortest_route(map, from, to, budget, ROUTES_PER_DESTINATION, &mut ok))
+        .collect()
 }
 
 fn battles(record: &Record, out: &mut Vec<Slot>) {

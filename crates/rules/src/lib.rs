@@ -10,6 +10,7 @@ pub mod battle;
 pub mod dice;
 pub mod game;
 pub mod ids;
+pub mod routes;
 pub mod ruleset;
 pub mod select;
 pub mod setup;

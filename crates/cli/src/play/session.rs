@@ -260,6 +260,8 @@ impl Session {
             }
         }
         let side = self.game().ruleset.side(p).name();
+        let routed = self.route_for(order, p, side);
+        let order = routed.as_ref().unwrap_or(order);
         let action = self.acting_as(order_to_format(order, self.game(), side), p);
         let resolved = self.apply(&action, Origin::Client)?;
         if let Action::Move { units, .. } = &resolved {
@@ -328,6 +330,35 @@ impl Session {
             let what = doomed.iter().map(|(k, n)| k.count_words(*n)).collect::<Vec<_>>().join(" and ");
             self.note(format!("warning: {what} at {at} will be lost when this phase ends: no landing there (move on, or undo)"));
         }
+    }
+
+    /// `move ... FROM TO` between spaces that do not border each other: the
+    /// order along the shortest route the rules accept (issue 33, point 4:
+    /// `move 2 ftr 1 bmb GER NTH`), found by the engine's route search.
+    /// `None` where the order names its route, or no route is accepted (the
+    /// refusal then says the spaces do not border each other).
+    fn route_for(&self, order: &Order, p: PowerId, side: &str) -> Option<Order> {
+        let Order::Move { route, .. } = order else { return None };
+        let game = self.game();
+        let map = &game.ruleset.map;
+        let (&from, &to) = (route.first()?, route.last()?);
+        if route.len() != 2 || map.adjacent(from, to) {
+            return None;
+        }
+        // A search bound, not a rule: the farthest any unit of the ruleset
+        // moves, long-range aircraft's two more included.
+        let budget = game.ruleset.unit_types().map(|u| u.movement).max().unwrap_or(0) as u32 + 2;
+        let by = game.round_phase().then_some(p);
+        let along = |r: &[warboard_rules::SpaceId]| match order {
+            Order::Move { units, transport, bombing, .. } => Order::Move { units: units.clone(), route: r.to_vec(), transport: *transport, bombing: *bombing },
+            other => other.clone(),
+        };
+        let mut ok = |r: &[warboard_rules::SpaceId]| {
+            let v = self.acting_as(order_to_format(&along(r), game, side), p);
+            self.record.resolve(&v).is_ok_and(|a| game.is_legal_as(by, &a))
+        };
+        let found = warboard_rules::routes::shortest_route(map, from, to, budget, 12, &mut ok)?;
+        Some(along(&found))
     }
 
     /// In a phase of the whole round (Alternative payday and shopping)
@@ -671,6 +702,24 @@ mod tests {
     fn a_computer_powers_decision_is_not_the_persons() {
         let mut s = Session::new("classic", 1, germany_only()).expect("a game starts");
         assert!(order(&mut s, "end").unwrap_err().contains("computer plays russia"));
+    }
+
+    /// Issue 33, point 4: a move may name only where the units go; the
+    /// engine finds the shortest route the rules accept, or the refusal
+    /// says the spaces do not border each other.
+    #[test]
+    fn a_move_to_a_far_space_takes_the_shortest_legal_route() {
+        let state = serde_json::json!({"turn": "germany", "phase": "noncombat_move", "units": [
+            {"at": "GER", "owner": "germany", "type": "fighter", "count": 2},
+            {"at": "GER", "owner": "germany", "type": "infantry"}]});
+        let mut start = Start::standard("classic", DiceMode::Seeded { seed: 1 });
+        start.position = warboard_record::Position { setup: "empty".into(), state: Some(state) };
+        let mut s = Session::resume(Record::new(start).expect("a position"), vec![true; 5]);
+        order(&mut s, "move 2 ftr GER FIN").expect("two fighters fly GER, BAL, FIN");
+        let fin = s.game().ruleset.map.id("FIN").unwrap();
+        assert_eq!(s.game().state.units.iter().filter(|u| u.at == fin).count(), 2);
+        let refused = order(&mut s, "move 1 inf GER FIN").expect_err("infantry cannot walk there");
+        assert!(refused.contains("do not border"), "{refused}");
     }
 
     #[test]
