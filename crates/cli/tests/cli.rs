@@ -115,7 +115,7 @@ fn map_shows_the_anniversary_scenarios() {
 #[test]
 fn selfplay_plays_short_anniversary_games() {
     for scenario in ["anniversary-1941", "anniversary-1942"] {
-        let (ok, out, err) = warboard(&["selfplay", "--ruleset", scenario, "-n", "2", "--rounds", "3"]);
+        let (ok, out, err) = warboard(&["selfplay", "--ruleset", scenario, "-n", "2", "--rounds", "3", "--axis", "ai", "--allies", "ai"]);
         assert!(ok, "{scenario}: {err}");
         assert!(out.contains(&format!("2 {scenario} games, axis: ai, allies: ai, at most 3 rounds, seeds 1..2")), "{out}");
         let (ok, out, err) = warboard(&["selfplay", "--ruleset", scenario, "-n", "1", "--axis", "random", "--allies", "greedy", "--rounds", "3"]);
