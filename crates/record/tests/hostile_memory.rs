@@ -6,46 +6,10 @@
 mod common;
 
 use serde_json::{json, Value};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use warboard_record::{record_hash, DiceMode, Record};
 
-/// The system allocator, counting the bytes live and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, p: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let q = System.realloc(p, layout, new_size);
-        if !q.is_null() {
-            if new_size > layout.size() {
-                let now = LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
-                // A moved block holds both copies for a moment.
-                PEAK.fetch_max(now + if q != p { layout.size() } else { 0 }, Relaxed);
-            } else {
-                LIVE.fetch_sub(layout.size() - new_size, Relaxed);
-            }
-        }
-        q
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: common::counting::Counting = common::counting::Counting;
 
 /// The counts are of the whole process: one test measures at a time.
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -53,10 +17,9 @@ static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// The peak of memory while loading `text`, beyond what was live before,
 /// as a multiple of the text's size; and whether it loaded.
 fn peak_load(text: &str) -> (f64, Result<Record, String>) {
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    let before = common::counting::start();
     let loaded = Record::load(text).map_err(|e| warboard_record::bounded_text(&format!("[{}] {e}", e.code()), 300));
-    let peak = PEAK.load(Relaxed).saturating_sub(before);
+    let peak = common::counting::peak_since(before);
     (peak as f64 / text.len() as f64, loaded)
 }
 

@@ -4,47 +4,22 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use warboard_record::{DiceMode, Record};
 
-/// The system allocator, counting the bytes live and their peak.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, layout: Layout) {
-        System.dealloc(p, layout);
-        LIVE.fetch_sub(layout.size(), Relaxed);
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: common::counting::Counting = common::counting::Counting;
 
 #[test]
 fn loading_and_saving_take_a_few_times_the_file_size() {
     let record = common::random_game(11, 40_000, DiceMode::Seeded { seed: 11 });
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    let before = common::counting::start();
     let text = record.to_save_string();
-    let saving_x = (PEAK.load(Relaxed) - before) as f64 / text.len() as f64;
+    let saving_x = common::counting::peak_since(before) as f64 / text.len() as f64;
     drop(record);
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    let before = common::counting::start();
     let loaded = Record::load(&text).expect("the save loads");
-    let peak = PEAK.load(Relaxed) - before;
-    let kept = LIVE.load(Relaxed) - before;
+    let peak = common::counting::peak_since(before);
+    let kept = common::counting::live().saturating_sub(before);
     let (peak_x, kept_x) = (peak as f64 / text.len() as f64, kept as f64 / text.len() as f64);
     eprintln!("{} actions, {} bytes: loading peaks at {peak_x:.2}x and keeps {kept_x:.2}x, saving peaks at {saving_x:.2}x", loaded.log().len(), text.len());
     assert!(loaded.log().len() > 5_000, "a long game: {} actions", loaded.log().len());
