@@ -48,6 +48,10 @@ pub struct App {
     pub picked: Vec<bool>,
     pub pick_cursor: usize,
     pub input: String,
+    /// The input line holds a command just refused: shown to be corrected
+    /// (Backspace edits it), and the next typed letter starts a new command
+    /// instead of being appended to it (issue 33, point 9: `tanksend`).
+    refused_line: bool,
     pub filter: String,
     pub typing: Typing,
     /// Index of the selected row among the spaces matching the filter.
@@ -89,6 +93,7 @@ impl App {
             picked,
             pick_cursor: 0,
             input: String::new(),
+            refused_line: false,
             filter: String::new(),
             typing: Typing::Command,
             cursor: 0,
@@ -297,6 +302,7 @@ impl App {
                     self.cursor = 0;
                 }
                 Typing::Command => {
+                    self.refused_line = false;
                     self.input.pop();
                 }
             },
@@ -304,7 +310,10 @@ impl App {
                 Typing::Filter => self.typing = Typing::Command,
                 Typing::Command => self.submit(),
             },
-            KeyCode::Char('u') if ctrl => self.input.clear(),
+            KeyCode::Char('u') if ctrl => {
+                self.refused_line = false;
+                self.input.clear();
+            }
             KeyCode::Char(c) if !ctrl => self.type_char(c),
             _ => {}
         }
@@ -323,7 +332,12 @@ impl App {
             }
             // No command starts with `i`: on an empty line it is the chart key.
             Typing::Command if self.input.is_empty() && c == 'i' => self.show_income = !self.show_income,
-            Typing::Command => self.input.push(c),
+            Typing::Command => {
+                if std::mem::take(&mut self.refused_line) {
+                    self.input.clear();
+                }
+                self.input.push(c);
+            }
         }
     }
 
@@ -335,6 +349,7 @@ impl App {
     /// Tab: the selected space's id goes into the command being typed.
     fn insert_selected_space(&mut self) {
         let Some(at) = self.selected_space() else { return };
+        self.refused_line = false;
         if !self.input.is_empty() && !self.input.ends_with(' ') {
             self.input.push(' ');
         }
@@ -397,7 +412,10 @@ impl App {
                 self.log_scroll = 0;
                 self.message = Some(Message::Info(info));
             }
-            Err(e) => self.message = Some(Message::Error(e)),
+            Err(e) => {
+                self.refused_line = true;
+                self.message = Some(Message::Error(e));
+            }
         }
         self.hand_over();
     }
@@ -485,6 +503,17 @@ mod tests {
         assert!(app.input.is_empty());
         type_line(&mut app, "buy 2 inf");
         assert_eq!(app.session.game().state.purchased.values().sum::<u32>(), 2);
+        // Issue 33, point 9: after a refusal the next command replaces the
+        // refused one instead of being appended to it ("tanksend")...
+        type_line(&mut app, "buy 2 zeppelins");
+        assert_eq!(app.input, "buy 2 zeppelins");
+        type_line(&mut app, "end");
+        assert_eq!(app.session.game().state.phase, Phase::CombatMove, "{:?}", app.message);
+        // ...while Backspace edits it.
+        type_line(&mut app, "buy 1 inff");
+        app.handle_key(key(KeyCode::Backspace));
+        app.handle_key(key(KeyCode::Char('x')));
+        assert_eq!(app.input, "buy 1 infx");
     }
 
     #[test]

@@ -135,7 +135,9 @@ impl Session {
 
     /// Whether the person, acting now, has nothing to decide in this phase:
     /// research without weapons development (or without money or
-    /// researchers, or as China), the collect income phase, China's purchase.
+    /// researchers, or as China), the collect income phase, China's purchase,
+    /// and the Alternative rules' payday (issue 33, point 8: every payday
+    /// alike, the first and the later ones).
     fn nothing_to_decide(&self) -> bool {
         let game = self.game();
         let s = &game.state;
@@ -152,7 +154,7 @@ impl Session {
                         && s.researchers[s.turn.index()] == 0
                         && s.ipcs[s.turn.index()] < 5)
             }
-            Phase::Income => true,
+            Phase::Income | Phase::Payday => true,
             Phase::Purchase => china,
             _ => false,
         }
@@ -720,6 +722,20 @@ mod tests {
         assert_eq!(s.game().state.units.iter().filter(|u| u.at == fin).count(), 2);
         let refused = order(&mut s, "move 1 inf GER FIN").expect_err("infantry cannot walk there");
         assert!(refused.contains("do not border"), "{refused}");
+    }
+
+    #[test]
+    fn every_alternative_payday_passes_by_itself() {
+        let mut s = Session::new("alternative", 3, vec![true; 5]).expect("a game starts");
+        s.set_pass_idle_phases(true);
+        assert_eq!(s.game().state.phase, Phase::Shopping, "the first payday passed");
+        for _ in 0..40 {
+            if s.game().state.round == 2 {
+                break;
+            }
+            order(&mut s, "end").expect("each nation ends its shopping and its turn");
+        }
+        assert_eq!((s.game().state.round, s.game().state.phase), (2, Phase::Shopping), "the second payday passed too");
     }
 
     #[test]
