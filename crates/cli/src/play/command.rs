@@ -97,7 +97,7 @@ pub const SYNTAX: &[&str] = &[
     "place 2 inf GER            place purchased units",
     "rocket WEU MOS             rockets: AA gun at WEU fires at MOS",
     "convert MOS 2 inf          Europe's Soviets: take over allied units",
-    "surrender                  your side gives up",
+    "surrender                  your side gives up (asked twice: it ends the game for your allies too)",
     "undo                       take back your last action (back through this turn's phases)",
     "save FILE / load FILE      save or resume a game",
     "quit                       leave (asks first when play is unsaved)",

@@ -55,6 +55,8 @@ pub struct Session {
     /// The record's length when an `end` that loses units was refused once:
     /// the same `end` again, with nothing done between, goes ahead.
     end_warned_at: Option<usize>,
+    /// Likewise for `surrender`, which ends the game for the whole side.
+    surrender_warned_at: Option<usize>,
 }
 
 impl Session {
@@ -119,6 +121,7 @@ impl Session {
             pass_idle_phases: false,
             shopping_start,
             end_warned_at: None,
+            surrender_warned_at: None,
         }
     }
 
@@ -260,6 +263,15 @@ impl Session {
                 let phase = self.game().state.phase.name().replace('_', " ");
                 return Err(format!("ending {phase} now loses {loss}: type `end` again to go ahead, or move them first"));
             }
+        }
+        // Giving up ends the game for every power of the side, allies
+        // included (issue 33, point 3): it is asked twice.
+        if matches!(order, Order::Surrender) && self.surrender_warned_at != Some(self.record.log().len()) {
+            self.surrender_warned_at = Some(self.record.log().len());
+            let team = self.game().state.teams.team_of(p).unwrap_or(self.power_name(p)).to_string();
+            let members: Vec<String> = self.game().state.teams.members(&team).iter().map(|q| self.power_name(*q).to_string()).collect();
+            let who = if members.len() > 1 { format!("the {team} ({})", members.join(", ")) } else { self.power_name(p).to_string() };
+            return Err(format!("`surrender` gives up the game for {who}: type `surrender` again to confirm"));
         }
         let side = self.game().ruleset.side(p).name();
         let routed = self.route_for(order, p, side);
@@ -722,6 +734,16 @@ mod tests {
         assert_eq!(s.game().state.units.iter().filter(|u| u.at == fin).count(), 2);
         let refused = order(&mut s, "move 1 inf GER FIN").expect_err("infantry cannot walk there");
         assert!(refused.contains("do not border"), "{refused}");
+    }
+
+    #[test]
+    fn surrender_is_asked_twice() {
+        let mut s = Session::new("classic", 1, vec![true; 5]).expect("a game starts");
+        let asked = order(&mut s, "surrender").expect_err("the first surrender asks");
+        assert!(asked.contains("the allies (russia, uk, usa)") && asked.contains("again"), "{asked}");
+        assert!(s.game().state.winner.is_none());
+        order(&mut s, "surrender").expect("the second gives up");
+        assert!(s.game().state.winner.is_some());
     }
 
     #[test]
