@@ -149,16 +149,36 @@ pub fn of_battle(game: &Game, b: &Battle) -> Option<BattleOdds> {
         .filter(|u| !rs.allied(u.owner, b.attacker) && rs.stats(u.kind).anti_aircraft > 0 && b.kind == BattleKind::Land)
         .map(|u| u.id);
     let defenders = stacks(game, battle::casualties::defenders(rs, &game.state, b).into_iter().chain(aa_guns));
+    Some(odds_of(rs, attackers, defenders, amphibious))
+}
+
+/// The calculator's answer, or the quick estimate where it has none.
+fn odds_of(rs: &Arc<Ruleset>, attackers: Vec<(UnitType, u32)>, defenders: Vec<(UnitType, u32)>, amphibious: bool) -> BattleOdds {
     let (attacker_wins, source) = match AttackOdds::win_chance(rs, &attackers, &defenders, amphibious) {
         Some(p) => (p, AttackOdds::NAME),
         None => (QuickEstimate::win_chance(rs, &attackers, &defenders, amphibious).unwrap_or(0.0), QuickEstimate::NAME),
     };
-    Some(BattleOdds { attackers, defenders, attacker_wins, source })
+    BattleOdds { attackers, defenders, attacker_wins, source }
 }
 
 /// The odds of the battle declared (and not yet over) at a space, if any.
 pub fn at_space(game: &Game, at: SpaceId) -> Option<BattleOdds> {
     game.state.battles.iter().find(|b| b.at == at && !b.result.is_over()).and_then(|b| of_battle(game, b))
+}
+
+/// The odds where `attacker`'s units share a space with enemy units and no
+/// battle is declared yet: the Alternative rules start the battle with the
+/// move itself and fight it with `battle` (ALT: Moving and attacking).
+/// Ships' cargo does not fight (ALT L34).
+pub fn where_units_meet(game: &Game, at: SpaceId, attacker: warboard_rules::PowerId) -> Option<BattleOdds> {
+    let s = &game.state;
+    let fighting = |u: &&warboard_rules::Unit| u.at == at && u.carried_by.is_none();
+    let ours = stacks(game, s.units.iter().filter(fighting).filter(|u| u.mover() == attacker).map(|u| u.id));
+    let theirs = stacks(game, s.units.iter().filter(fighting).filter(|u| !s.allied(u.owner, attacker)).map(|u| u.id));
+    if ours.is_empty() || theirs.is_empty() {
+        return None;
+    }
+    Some(odds_of(&game.ruleset, ours, theirs, false))
 }
 
 #[cfg(test)]

@@ -283,9 +283,12 @@ impl Session {
         }
         // Before an attack is fought: the odds of the battle the move declared.
         if let (Order::Move { route, bombing: false, .. }, Action::Move { .. }) = (order, &resolved) {
-            let in_combat_move = self.game().state.phase == Phase::CombatMove;
-            if let (true, Some(&to)) = (in_combat_move, route.last()) {
-                if let Some(o) = odds::at_space(self.game(), to) {
+            // Alternative: a move into enemy units starts the battle there,
+            // in its one phase of moving and fighting (issue 33, point 6).
+            let attacking = matches!(self.game().state.phase, Phase::CombatMove | Phase::Turn);
+            if let (true, Some(&to)) = (attacking, route.last()) {
+                let found = odds::at_space(self.game(), to).or_else(|| odds::where_units_meet(self.game(), to, p));
+                if let Some(o) = found {
                     let at = self.game().ruleset.map.name(to).to_string();
                     self.push(LogLine::new(LineKind::Odds, format!("odds at {at}: {}", o.summary())));
                 }
@@ -734,6 +737,21 @@ mod tests {
         assert_eq!(s.game().state.units.iter().filter(|u| u.at == fin).count(), 2);
         let refused = order(&mut s, "move 1 inf GER FIN").expect_err("infantry cannot walk there");
         assert!(refused.contains("do not border"), "{refused}");
+    }
+
+    /// Issue 33, point 6: the Alternative rules show the odds of an attack
+    /// as the other games do.
+    #[test]
+    fn an_alternative_attack_shows_its_odds() {
+        let state = serde_json::json!({"turn": "germany", "phase": "turn", "units": [
+            {"at": "UKR", "owner": "germany", "type": "tank", "count": 3},
+            {"at": "CAU", "owner": "russia", "type": "infantry", "count": 2}]});
+        let mut start = Start::standard("alternative", DiceMode::Seeded { seed: 1 });
+        start.position = warboard_record::Position { setup: "empty".into(), state: Some(state) };
+        let mut s = Session::resume(Record::new(start).expect("a position"), vec![true; 5]);
+        order(&mut s, "move 3 tank UKR CAU").expect("the tanks attack Caucasus");
+        let odds = s.log().iter().find(|l| l.kind == LineKind::Odds).map(|l| l.text.clone());
+        assert!(odds.as_deref().is_some_and(|t| t.starts_with("odds at CAU: attack wins ")), "{odds:?}");
     }
 
     #[test]
