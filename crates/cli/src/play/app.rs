@@ -48,6 +48,9 @@ pub struct App {
     pub picked: Vec<bool>,
     pub pick_cursor: usize,
     pub input: String,
+    /// The file a `load` was asked for while actions were unsaved: the same
+    /// `load` again goes ahead.
+    load_asked: Option<String>,
     /// The input line holds a command just refused: shown to be corrected
     /// (Backspace edits it), and the next typed letter starts a new command
     /// instead of being appended to it (issue 33, point 9: `tanksend`).
@@ -93,6 +96,7 @@ impl App {
             picked,
             pick_cursor: 0,
             input: String::new(),
+            load_asked: None,
             refused_line: false,
             filter: String::new(),
             typing: Typing::Command,
@@ -422,15 +426,42 @@ impl App {
 
     /// Replaces the game with a saved one; the person keeps their powers.
     fn load(&mut self, file: &str) -> Result<(), String> {
+        // A load replaces the game: unsaved actions are named first, as
+        // `quit` does (issue 33, point 2); a second `load` goes ahead.
+        let unsaved = self.session.unsaved_actions();
+        if unsaved > 0 && self.load_asked.as_deref() != Some(file) {
+            self.load_asked = Some(file.to_string());
+            return Err(format!(
+                "{unsaved} action{} since the last save would be lost: `save FILE` first, or `load {file}` again to load anyway",
+                if unsaved == 1 { "" } else { "s" }
+            ));
+        }
+        self.load_asked = None;
         let record = save::load(Path::new(file))?;
         let note = record.migration_note();
-        let humans = self.session.humans().to_vec();
+        // The person keeps the powers they play by name: the loaded game may
+        // be of another ruleset, with other powers in another order.
+        let old = &self.session.game().ruleset;
+        let played: Vec<String> = old.power_ids().filter(|p| self.session.is_human(*p)).map(|p| old.power(p).id.clone()).collect();
+        let rs = &record.game().ruleset;
+        let humans: Vec<bool> = rs.power_ids().map(|p| played.contains(&rs.power(p).id)).collect();
         let pass = self.session.passes_idle_phases();
         let think = self.session.think();
         self.session = Session::resume(record, humans);
         self.session.set_pass_idle_phases(pass);
         self.session.set_think(think);
         self.session.note(format!("loaded {file}"));
+        let game = self.session.game();
+        let you: Vec<String> = game.ruleset.power_ids().filter(|p| self.session.is_human(*p)).map(|p| game.ruleset.power(p).id.clone()).collect();
+        let where_now = format!(
+            "{} game, round {}, {}'s {}; you play {}",
+            game.ruleset.name,
+            game.state.round,
+            game.ruleset.power(game.state.turn).id,
+            game.state.phase.name().replace('_', " "),
+            if you.is_empty() { "no power of it: the computer plays every one (`quit` and `play --load` to choose)".to_string() } else { you.join(", ") }
+        );
+        self.session.note(where_now);
         if let Some(note) = note {
             self.session.note(note);
         }
@@ -584,6 +615,31 @@ mod tests {
         type_line(&mut app, "quit");
         let _ = std::fs::remove_file(&file);
         assert!(app.quit, "nothing unsaved: quit leaves at once");
+    }
+
+    /// Issue 33, point 2: `load` in a game names the unsaved actions first,
+    /// and the person keeps their powers by name in a game of another
+    /// ruleset (Germany is power 1 in classic, power 0 in Europe).
+    #[test]
+    fn loading_asks_first_and_keeps_the_persons_powers_by_name() {
+        let file = std::env::temp_dir().join(format!("warboard-load-{}.json", std::process::id()));
+        let mut europe = Session::new("europe", 2, vec![false; 4]).expect("a Europe game");
+        europe.save(&file).expect("saved");
+        let mut app = app_for(vec![false, true, false, false, false], true);
+        while app.session.actor().map(|p| app.session.power_name(p).to_string()).as_deref() != Some("germany") {
+            assert!(app.tick(Duration::from_millis(200)), "the computer plays up to Germany");
+        }
+        type_line(&mut app, "end");
+        type_line(&mut app, &format!("load {}", file.display()));
+        assert!(matches!(&app.message, Some(Message::Error(e)) if e.contains("since the last save would be lost")), "{:?}", app.message);
+        assert_eq!(app.session.game().ruleset.name, "classic", "nothing loaded yet");
+        type_line(&mut app, &format!("load {}", file.display()));
+        let _ = std::fs::remove_file(&file);
+        let game = app.session.game();
+        assert_eq!(game.ruleset.name, "europe", "{:?}", app.message);
+        let played: Vec<&str> = game.ruleset.power_ids().filter(|p| app.session.is_human(*p)).map(|p| game.ruleset.power(p).id.as_str()).collect();
+        assert_eq!(played, ["germany"]);
+        assert!(app.session.log().iter().any(|l| l.text.contains("you play germany")), "the load says where the game stands");
     }
 
     #[test]
