@@ -173,12 +173,16 @@ impl Session {
             if !self.is_human(p) || !self.nothing_to_decide() {
                 return;
             }
+            // Told before the phase ends, so that it reads before the next
+            // phase's heading (issue 33, point 10).
             let phase = self.game().state.phase.name();
+            self.note(format!("nothing to decide in {phase}: passed on"));
             let v = serde_json::json!({"type": "end_phase"});
             if self.apply(&v, Origin::Client).is_err() {
+                // A refused end logs nothing: the note is the last line.
+                self.log.pop();
                 return;
             }
-            self.note(format!("nothing to decide in {phase}: passed on"));
         }
     }
 
@@ -900,7 +904,10 @@ mod tests {
         let mut s = Session::new("classic", 1, russia_only.clone()).unwrap();
         s.set_pass_idle_phases(true);
         assert_eq!(s.game().state.phase, Phase::Purchase, "research passed on");
-        assert!(s.log().iter().any(|l| l.text == "nothing to decide in research: passed on"));
+        // Told before the purchase's heading, not after it (issue 33, point 10).
+        let at = |text: &str| s.log().iter().position(|l| l.text == text);
+        let (passed, purchase) = (at("nothing to decide in research: passed on"), at("-- russia purchase"));
+        assert!(passed.is_some() && purchase.is_some() && passed < purchase, "{:?}", s.log().iter().map(|l| &l.text).collect::<Vec<_>>());
         // Purchase, combat move, combat, non-combat move, place.
         for _ in 0..5 {
             order(&mut s, "end").unwrap();
