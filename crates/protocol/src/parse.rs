@@ -55,10 +55,13 @@ pub fn parse_line(line: &str) -> Result<Request, ProtocolError> {
             return Err(ProtocolError::new("protocol/bad-field", format!("`id` is a string or a whole number of at most 64 bits, not {n}")));
         }
         // Refused without echoing it back.
-        Some(v) if v.to_string().len() > MAX_ID => {
-            return Err(ProtocolError::new("protocol/bad-field", format!("an `id` is at most {MAX_ID} bytes of JSON; this one is {}", v.to_string().len())));
+        Some(v) => {
+            let len = v.to_string().len();
+            if len > MAX_ID {
+                return Err(ProtocolError::new("protocol/bad-field", format!("an `id` is at most {MAX_ID} bytes of JSON; this one is {len}")));
+            }
         }
-        _ => {}
+        None => {}
     }
     let fail = |code, message: String, cmd: Option<String>| ProtocolError { id: id.clone(), cmd, code, message };
     let cmd = match fields.get("cmd") {

@@ -390,11 +390,12 @@ impl<O: Odds> ComputerPlayer<O> {
                 out.extend(run.drain(..));
             }
         };
+        let mut run_key = None;
         for a in plan {
             let key = kind_of(&a);
-            let same = key.is_some() && run.first().and_then(kind_of) == key;
-            if !same {
+            if key.is_none() || key != run_key {
                 flush(&mut run, &mut out, &mut self.merged);
+                run_key = key.clone();
             }
             if key.is_some() {
                 run.push(a);

@@ -74,8 +74,12 @@ impl<'a> Relations<'a> {
         let rs = self.rs;
         self.enemy_units(p, at).filter(move |u| rs.stats(u.kind).is_sea())
     }
-    pub fn has_enemy_ships(&self, p: PowerId, at: SpaceId) -> bool {
-        self.enemy_ships(p, at).next().is_some()
+    /// Enemy units at a space that are in the turn's play: a submarine
+    /// that submerged this turn is out of it, and stops no movement,
+    /// loading or unloading (EUROPE FAQ: Submarines; FORMAT.md v2, unit
+    /// `submerged`).
+    pub fn enemy_units_present(&self, p: PowerId, at: SpaceId) -> impl Iterator<Item = &'a Unit> + 'a {
+        self.enemy_units(p, at).filter(|u| !u.flags.submerged)
     }
     /// Whether enemy ships at `at` stop `p`'s ships passing through. Any
     /// enemy ship does, unless `ships_ignore_subs_and_transports`: then only
@@ -84,12 +88,12 @@ impl<'a> Relations<'a> {
     /// a sub), and submarines pass everything but a destroyer (AA50 errata
     /// p. 29: a destroyer cancels Sub Movement).
     pub fn ships_stopping(&self, p: PowerId, at: SpaceId, moving_subs_only: bool) -> bool {
-        // A submerged submarine stops no movement (EUROPE FAQ: Submarines;
-        // FORMAT.md v2, unit `submerged`).
+        let rs = self.rs;
+        let mut ships = self.enemy_units_present(p, at).filter(|u| rs.stats(u.kind).is_sea());
         if !self.rs.options.ships_ignore_subs_and_transports {
-            return self.enemy_ships(p, at).any(|u| !u.flags.submerged);
+            return ships.next().is_some();
         }
-        self.enemy_ships(p, at).filter(|u| !u.flags.submerged).any(|u| {
+        ships.any(|u| {
             let st = self.rs.stats(u.kind);
             if moving_subs_only {
                 st.anti_submarine

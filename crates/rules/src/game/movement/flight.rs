@@ -45,9 +45,7 @@ impl Ctx<'_> {
             if bombing {
                 // Fighters escort bombers flying with them, or a raid an
                 // earlier move of this combat move declared there.
-                let with_bombers = units.iter().any(|id| self.stats(self.s.unit(*id).unwrap().kind).strategic_bomber);
-                let raid_there = self.s.battles.iter().any(|b| b.at == dest && b.kind == crate::battle::BattleKind::Bombing);
-                if !with_bombers && !raid_there {
+                if !self.raid_comes(units, dest) {
                     return reject("move/escort-without-raid", format!("escorts fly with bombers or to a raid declared at {} earlier this combat move", self.name(dest)));
                 }
                 if !(rel.enemy_land(p, dest) && rel.factory_at(dest).is_some_and(|f| rel.enemies(p, f.owner))) {
@@ -59,7 +57,7 @@ impl Ctx<'_> {
                     return reject("move/combat-needs-target", format!("no enemy units are in {}: aircraft attack only where there is a battle", self.name(dest)));
                 }
             }
-        } else if rel.enemy_land(p, dest) || rel.enemy_units(p, dest).any(|u| !u.flags.submerged) {
+        } else if rel.enemy_land(p, dest) || rel.enemy_units_present(p, dest).next().is_some() {
             return reject("move/enemy-in-noncombat", format!("{} is held by the enemy: it can be entered only in combat move", self.name(dest)));
         }
         // A landing must stay within reach (no suicide moves; DAAK 3.4(g),
@@ -123,10 +121,8 @@ impl Ctx<'_> {
             // bombers were all shot down on the way declares none, and its
             // fighters escort nothing (EUROPE FAQ: Strategic Bombing Raids,
             // Q3).
-            let bombers_arrived = units.iter().any(|id| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).strategic_bomber));
-            let raid_there = self.s.battles.iter().any(|b| b.at == dest && b.kind == crate::battle::BattleKind::Bombing);
             if bombing {
-                if bombers_arrived || raid_there {
+                if self.raid_comes(units, dest) {
                     self.declare_bombing(dest, route);
                 } else {
                     for id in units {
@@ -143,6 +139,14 @@ impl Ctx<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Whether a raid on `dest` comes with these aircraft: bombers among
+    /// them (still flying, once AA fire on the way has been rolled), or a
+    /// raid an earlier move of this combat move declared there.
+    fn raid_comes(&self, units: &[UnitId], dest: SpaceId) -> bool {
+        units.iter().any(|id| self.s.unit(*id).is_some_and(|u| self.stats(u.kind).strategic_bomber))
+            || self.s.battles.iter().any(|b| b.at == dest && b.kind == crate::battle::BattleKind::Bombing)
     }
 
     /// AA guns fire at aircraft flying over their territory in combat move,

@@ -38,7 +38,7 @@ impl Ctx<'_> {
         // out of a battle"): units board a ship beside the battle to land in
         // it, ships bring cargo beside it, and what boarded out of it sails
         // and lands where it likes.
-        let mut leaving_battle = None;
+        let mut leaving_battle = false;
         if let Some(b) = self.s.battles.iter().find(|b| !b.result.is_over()) {
             if b.pending.is_some() {
                 return reject("move/casualties-first", "casualties must be chosen first");
@@ -59,9 +59,7 @@ impl Ctx<'_> {
             if route[0] != at && dest != at && !bridge {
                 return reject("move/battle-open", format!("between battle rounds units move only into or out of {} (ALT L46)", self.name(at)));
             }
-            if route[0] == at && map.is_sea(dest) {
-                leaving_battle = Some(at);
-            }
+            leaving_battle = route[0] == at && map.is_sea(dest);
             // Moving out is retreating: never a tank that landed from a ship.
             if route[0] == at && units.iter().any(|id| self.s.unit(*id).is_some_and(|u| u.flags.unloaded)) {
                 return reject("move/amphibious-no-retreat", "tanks cannot retreat from an amphibious assault, moving out between rounds included (ALT L46)");
@@ -96,7 +94,7 @@ impl Ctx<'_> {
             crate::ids::Domain::Air => self.fly_free(units, route, transport),
             crate::ids::Domain::Land => self.walk_free(units, route, transport),
         }?;
-        if leaving_battle.is_some() {
+        if leaving_battle {
             for id in units {
                 self.s.unit_mut(*id).unwrap().flags.left_battle = true;
             }

@@ -41,7 +41,7 @@ impl Ctx<'_> {
                 }
                 let sea = route[1];
                 let landing = route.get(2).copied();
-                let subs_there = self.rel().enemy_units(p, sea).any(|u| self.stats(u.kind).submarine && !u.flags.submerged);
+                let subs_there = self.rel().enemy_units_present(p, sea).any(|u| self.stats(u.kind).submarine);
                 if combat && self.rs.options.enemy_submarines_block_loading && subs_there {
                     return reject(
                         "move/board-beside-submarines",

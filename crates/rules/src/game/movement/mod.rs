@@ -247,7 +247,7 @@ impl Ctx<'_> {
             return Ok(());
         }
         let there = self.s.units_at(dest).filter(|u| self.stats(u.kind).anti_aircraft > 0 && !units.contains(&u.id)).count();
-        if moving > 0 && moving + there > 1 && self.rs.options.one_aa_gun_per_territory {
+        if moving + there > 1 && self.rs.options.one_aa_gun_per_territory {
             return reject("move/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(dest)));
         }
         Ok(())

@@ -49,9 +49,7 @@ impl Ctx<'_> {
                 return reject("move/too-far", format!("{} moves {} a turn; this one has {} left", u.kind.with_article(), super::spaces(st.movement), super::spaces(st.movement.saturating_sub(u.moved))));
             }
         }
-        // Submerged submarines are out of the turn's play: they stop no
-        // movement (FORMAT.md v2, unit `submerged`).
-        let enemies_there = self.rel().enemy_units(p, dest).any(|u| !u.flags.submerged);
+        let enemies_there = self.rel().enemy_units_present(p, dest).next().is_some();
         // Anniversary: submarines may end a non-combat move beside enemy
         // units (rules/anniversary.md §6, TripleA's "Subs may end
         // noncombat move with enemies").
