@@ -3,7 +3,7 @@
 //! damaged file is reported, not narrated.
 
 use std::path::Path;
-use crate::play::narrate::{story, LineKind, Story};
+use warboard_table::narrate::{story, LineKind, Story};
 use warboard_record::Record;
 
 /// The narration, or why the file cannot be replayed.

@@ -114,7 +114,7 @@ impl Engine {
     fn begin(&mut self, record: Record, powers: Option<&[String]>, think: u64, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
         let mut session = Session::new(record, powers, think)?;
         session.engine_turns(emit);
-        let seed = match session.record.dice_mode() {
+        let seed = match session.record().dice_mode() {
             DiceMode::Seeded { seed } => Some(seed),
             DiceMode::Client => None,
         };
@@ -127,24 +127,24 @@ impl Engine {
 fn run_in_game(session: &mut Session, command: Command, emit: &mut dyn FnMut(Value)) -> Result<Value, Failure> {
     match command {
         Command::Save { path } => {
-            let text = session.record.to_save_string();
+            let text = session.record().to_save_string();
             write_save(Path::new(&path), &text)?;
-            Ok(json!({"path": path, "actions": session.record.log().len(), "hash": warboard_record::state_hash(session.record.state())}))
+            Ok(json!({"path": path, "actions": session.record().log().len(), "hash": warboard_record::state_hash(session.record().state())}))
         }
         Command::State { full } => {
             let mut result = json!({"summary": session.summary()});
             if full {
-                let game = session.record.game();
+                let game = session.record().game();
                 result["position"] = vocab::position_json(&game.ruleset, &game.state);
             }
             Ok(result)
         }
         Command::Legal { offset, limit } => {
             let page = match session.awaiting() {
-                crate::vocab::Awaiting::Client => legal::legal_page(&session.record, offset, limit),
+                crate::vocab::Awaiting::Client => legal::legal_page(session.record(), offset, limit),
                 // Nothing is the client's to do now: an empty page.
                 _ => legal::LegalPage {
-                    seq: session.record.state().seq,
+                    seq: session.record().state().seq,
                     actor: None,
                     total: 0,
                     offset,
@@ -161,11 +161,11 @@ fn run_in_game(session: &mut Session, command: Command, emit: &mut dyn FnMut(Val
             Ok(json!({"summary": session.summary()}))
         }
         Command::Undo {} => {
-            let undone = session.record.undo().map_err(|e| Failure::new(e.code(), e.to_string()))?;
+            let undone = session.undo()?;
             Ok(json!({"undone": undone.action, "summary": session.summary()}))
         }
         Command::Dice { values } => {
-            if session.record.dice_mode() != DiceMode::Client {
+            if session.record().dice_mode() != DiceMode::Client {
                 return Err(Failure::new(
                     "dice/not-client",
                     "this game rolls its own dice from its seed; start a game with dice \"client\" to supply them",
@@ -173,17 +173,17 @@ fn run_in_game(session: &mut Session, command: Command, emit: &mut dyn FnMut(Val
             }
             // The queue is saved with the game: unbounded, it could grow past
             // what any loader reads (issue 34: 280 MB of queued dice).
-            let queued = session.record.queued_dice();
+            let queued = session.record().queued_dice();
             if queued.saturating_add(values.len()) > MAX_QUEUED_DICE {
                 return Err(Failure::new(
                     "dice/too-many",
                     format!("at most {MAX_QUEUED_DICE} dice wait in the queue; {queued} do now: supply more once some are used"),
                 ));
             }
-            session.record.supply_dice(&values).map_err(|m| Failure::new("dice/bad-value", m))?;
+            session.supply_dice(&values).map_err(|m| Failure::new("dice/bad-value", m))?;
             // The engine may have been waiting for these dice.
             session.engine_turns(emit);
-            Ok(json!({"queued": session.record.queued_dice(), "summary": session.summary()}))
+            Ok(json!({"queued": session.record().queued_dice(), "summary": session.summary()}))
         }
         Command::New(_) | Command::Load { .. } | Command::Quit {} => Ok(json!({})),
     }

@@ -6,7 +6,6 @@
 //! requests, streaming events as they happen. The action and state
 //! vocabulary is FORMAT.md's.
 
-mod autoplay;
 mod engine;
 mod legal;
 pub mod message;

@@ -1,21 +1,16 @@
 //! One game in the engine: the record, which powers the client plays, and
 //! the engine's turns for the others.
 
-use crate::autoplay;
 use crate::vocab::{self, Awaiting, Summary};
 use serde_json::{json, Value};
-use warboard_record::{ApplyError, DiceMode, Entry, Origin, Record};
-use warboard_ai::{PlanningPlayer, Player};
-use warboard_rules::game::Actor;
-use warboard_rules::{GameState, PowerId};
+use warboard_record::{ApplyError, DiceMode, Origin, Record};
+use warboard_rules::PowerId;
+use warboard_table::{Applied, Refusal, Step, Table};
 
 /// The most actions the engine takes in a row for the powers it plays:
 /// a full round of passive turns is well under a hundred; this only stops a
 /// runaway loop should the rules ever refuse to move on.
 const MAX_ENGINE_ACTIONS: usize = 10_000;
-
-/// Refusals in a row after which the engine falls back on the defaults.
-const MAX_REFUSALS: u32 = 50;
 
 /// A failed command: a stable code and a sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,12 +32,11 @@ impl From<ApplyError> for Failure {
 }
 
 pub(crate) struct Session {
-    pub record: Record,
+    /// The game: the record, the engine's powers (those the client does
+    /// not play) and their computer players.
+    table: Table,
     /// The powers the client plays, in turn order.
     pub client: Vec<PowerId>,
-    /// Plays the other powers, thinking `new`'s `think` a turn (with no
-    /// budget, the standard planner).
-    computer: PlanningPlayer,
 }
 
 impl Session {
@@ -67,126 +61,83 @@ impl Session {
                 ids
             }
         };
-        // The planner's dice samples follow the game's seed, so a seeded
-        // game with the same requests repeats exactly.
-        let seed = match record.dice_mode() {
-            DiceMode::Seeded { seed } => seed,
-            DiceMode::Client => 0,
-        };
-        Ok(Session { record, client, computer: PlanningPlayer::new(seed, think) })
+        let computer = rs.power_ids().map(|p| !client.contains(&p)).collect();
+        Ok(Session { table: Table::new(record, computer, think), client })
+    }
+
+    pub fn record(&self) -> &Record {
+        self.table.record()
     }
 
     pub fn awaiting(&self) -> Awaiting {
-        match self.record.game().actor() {
-            Actor::Terminal => Awaiting::Nobody,
-            Actor::Power(p) if self.client.contains(&p) => Awaiting::Client,
-            Actor::Power(_) if self.record.dice_mode() == DiceMode::Client => Awaiting::Dice,
-            Actor::Power(_) => Awaiting::Engine,
+        match self.table.actor() {
+            None => Awaiting::Nobody,
+            Some(p) if self.client.contains(&p) => Awaiting::Client,
+            Some(_) if self.record().dice_mode() == DiceMode::Client => Awaiting::Dice,
+            Some(_) => Awaiting::Engine,
         }
     }
 
     pub fn summary(&self) -> Summary {
-        vocab::summary(&self.record, &self.client, self.awaiting(), self.computer.think_ms())
+        vocab::summary(self.record(), &self.client, self.awaiting(), self.table.think_ms())
     }
 
     /// Applies the client's action, streams its events, then lets the engine
     /// act for the powers it plays.
     pub fn apply(&mut self, action: &Value, seq: Option<u64>, emit: &mut dyn FnMut(Value)) -> Result<(), Failure> {
-        let state = self.record.state();
-        if let Some(seq) = seq {
-            if seq != state.seq {
-                return Err(Failure::new(
-                    "game/stale-seq",
-                    format!("the action was made against seq {seq}, but the game is at seq {}: read the state again", state.seq),
-                ));
-            }
+        let now = self.record().state().seq;
+        if let Some(seq) = seq.filter(|seq| *seq != now) {
+            return Err(Failure::new(
+                "game/stale-seq",
+                format!("the action was made against seq {seq}, but the game is at seq {now}: read the state again"),
+            ));
         }
-        match self.record.game().actor() {
-            Actor::Terminal => {
-                let rs = &self.record.game().ruleset;
-                let winner = state.winner.as_ref().map(|w| w.describe(|p| rs.power(p).id.clone())).unwrap_or_else(|| "nobody".into());
-                return Err(Failure::new("game/over", format!("the game is over: the {winner} have won")));
-            }
-            Actor::Power(p) if !self.client.contains(&p) => {
-                let name = vocab::power(&self.record.game().ruleset, p);
+        let applied = self.table.act(&self.client, action, Origin::Client).map_err(|refusal| self.failure(refusal))?;
+        emit_events(self.record(), &applied, emit);
+        self.engine_turns(emit);
+        Ok(())
+    }
+
+    /// The protocol's words for a refusal: its own codes for acting outside
+    /// the client's powers (docs/protocol.md), where a client waiting on
+    /// the engine's dice is told so.
+    fn failure(&self, refusal: Refusal) -> Failure {
+        match &refusal {
+            Refusal::NotYourPower { power, .. } => {
                 let why = match self.awaiting() {
                     Awaiting::Dice => "; it waits for client dice (the `dice` command)",
                     _ => "",
                 };
-                return Err(Failure::new("game/not-your-turn", format!("{name} acts now, and the engine plays it{why}")));
+                Failure::new("game/not-your-turn", format!("{power} is played by the engine, not by this client{why}"))
             }
-            Actor::Power(_) => {}
+            Refusal::NotYourTeam { .. } => Failure::new("game/not-your-side", "the client may surrender only a side it plays"),
+            other => Failure::new(other.code(), other.to_string()),
         }
-        // The power the action is taken by: the one it names (FORMAT v2
-        // `power`: in a phase of the whole round, which nation acts; a
-        // nation surrendering alone), else the one the game waits for. It
-        // must be one the client plays; the rules then judge whether that
-        // power may act now (issue 34: the check looked only at who acts
-        // first, so a client could shop for the engine's nations).
-        let named = warboard_conform::case::acting_power(self.record.game(), action).map_err(|e| Failure::new("action/malformed", e))?;
-        if let Some(p) = named.filter(|p| !self.client.contains(p)) {
-            let name = vocab::power(&self.record.game().ruleset, p);
-            return Err(Failure::new("game/not-your-turn", format!("{name} is played by the engine, not by this client")));
-        }
-        // Surrender is open at any moment, but only for a side the client plays.
-        if action.get("type").and_then(Value::as_str) == Some("surrender") {
-            let teams = &state.teams;
-            let team = action.get("side").and_then(Value::as_str);
-            if team.is_some_and(|team| !self.client.iter().any(|p| teams.team_of(*p) == Some(team))) {
-                return Err(Failure::new("game/not-your-side", "the client may surrender only a side it plays"));
-            }
-        }
-        let before = state.clone();
-        let entry = self.record.apply(action, Origin::Client)?.clone();
-        emit_events(&self.record, &before, &entry, emit);
-        self.engine_turns(emit);
-        Ok(())
+    }
+
+    /// Takes back the client's last action.
+    pub fn undo(&mut self) -> Result<warboard_record::Entry, Failure> {
+        self.table.undo(&self.client).map_err(|refusal| self.failure(refusal))
+    }
+
+    pub fn supply_dice(&mut self, values: &[u8]) -> Result<(), String> {
+        self.table.supply_dice(values)
     }
 
     /// The engine acts for the powers the client does not play, until a
     /// client power acts, the game ends, or client dice run out.
     pub fn engine_turns(&mut self, emit: &mut dyn FnMut(Value)) {
-        let mut refused = 0;
         for _ in 0..MAX_ENGINE_ACTIONS {
-            let Actor::Power(p) = self.record.game().actor() else { return };
-            if self.client.contains(&p) {
-                return;
-            }
-            // The computer player proposes; after many refusals in a row the
-            // book's defaults take over (end the phase, resolve battles).
-            let (action, proposed) = if refused < MAX_REFUSALS {
-                let a = self.computer.next_action(self.record.game());
-                (warboard_record::action_to_format(&a, &self.record.game().ruleset), Some(a))
-            } else {
-                (autoplay::default_action(&self.record), None)
-            };
-            // In a phase of the whole round the action names its power.
-            let mut action = action;
-            if self.record.game().round_phase() {
-                if let Value::Object(fields) = &mut action {
-                    fields.insert("power".into(), Value::String(vocab::power(&self.record.game().ruleset, p)));
+            match self.table.step_computer() {
+                Step::Idle | Step::NeedDice => return,
+                Step::Refused => {}
+                Step::Acted(applied) => {
+                    let power = vocab::power(&self.record().game().ruleset, applied.power);
+                    emit(json!({"event": "engine_action", "power": power, "action": applied.entry.action.value()}));
+                    emit_events(self.record(), &applied, emit);
                 }
-            }
-            let before = self.record.state().clone();
-            match self.record.apply(&action, Origin::Engine) {
-                Ok(entry) => {
-                    refused = 0;
-                    let entry = entry.clone();
-                    let power = vocab::power(&self.record.game().ruleset, p);
-                    emit(json!({"event": "engine_action", "power": power, "action": action}));
-                    emit_events(&self.record, &before, &entry, emit);
-                }
-                Err(ApplyError::NeedDice { .. }) => return,
-                Err(e @ (ApplyError::Rejected(_) | ApplyError::NoSuchUnits(_))) if proposed.is_some() => {
-                    refused += 1;
-                    let why = match e {
-                        ApplyError::Rejected(r) => r,
-                        other => warboard_rules::RuleError::new("action/no-such-units", other.to_string()),
-                    };
-                    self.computer.rejected(proposed.as_ref().expect("checked above"), &why);
-                }
-                Err(e) => {
-                    emit(json!({"event": "engine_stuck", "action": action, "code": e.code(), "message": e.to_string()}));
+                Step::Stuck { action, refusal } => {
+                    emit(json!({"event": "engine_stuck", "action": action, "code": refusal.code(), "message": refusal.to_string()}));
                     return;
                 }
             }
@@ -201,9 +152,9 @@ impl Session {
     }
 }
 
-fn emit_events(record: &Record, before: &GameState, entry: &Entry, emit: &mut dyn FnMut(Value)) {
+fn emit_events(record: &Record, applied: &Applied, emit: &mut dyn FnMut(Value)) {
     let rs = &record.game().ruleset;
-    for event in &entry.events {
-        emit(vocab::event_json(rs, before, record.state(), event));
+    for event in &applied.entry.events {
+        emit(vocab::event_json(rs, &applied.before, record.state(), event));
     }
 }

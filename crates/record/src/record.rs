@@ -192,6 +192,12 @@ impl Record {
         self.log.pop().ok_or(UndoError::Nothing)
     }
 
+    /// The state the next undo would return to, if the undo policy allows
+    /// one: whoever acted there is who took the action an undo takes back.
+    pub fn undo_target(&self) -> Option<&GameState> {
+        self.undo.last()
+    }
+
     fn why_no_undo(&self) -> UndoError {
         let Some(last) = self.log.last() else { return UndoError::Nothing };
         if self.game.state.winner.is_some() {

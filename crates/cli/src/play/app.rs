@@ -4,7 +4,7 @@
 
 use super::board;
 use super::command::{self, Command, Order, SYNTAX};
-use super::narrate::{LineKind, LogLine};
+use warboard_table::narrate::{LineKind, LogLine};
 use super::save;
 use super::session::Session;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

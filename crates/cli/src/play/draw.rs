@@ -2,7 +2,7 @@
 //! its status bar, spaces, detail (or income chart), help, log and input.
 
 use super::app::{App, Message, Screen, Typing};
-use super::narrate::{LineKind, LogLine};
+use warboard_table::narrate::{LineKind, LogLine};
 use super::{board, guide, mapview};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};

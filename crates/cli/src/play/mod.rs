@@ -15,7 +15,6 @@ mod command;
 mod draw;
 mod guide;
 mod names;
-pub(crate) mod narrate;
 mod mapview;
 mod odds;
 mod save;

@@ -2,7 +2,6 @@
 //! core's one list of player names (`UnitType::from_player_name`, `short`):
 //! here, the ruleset check with its message, and "3 inf 1 arm" lists.
 
-use std::collections::BTreeMap;
 use warboard_rules::{Ruleset, UnitType};
 
 /// The short form shown on screen (`inf`, `arm`, `bb`).
@@ -27,19 +26,8 @@ pub fn unit_word(word: &str) -> Option<UnitType> {
     UnitType::from_player_name(word)
 }
 
-/// "3 inf 1 arm" for a list of counts, in unit-table order, merging repeats.
-pub fn counts_text(units: &[(UnitType, u32)]) -> String {
-    let mut merged: BTreeMap<UnitType, u32> = BTreeMap::new();
-    for (kind, n) in units {
-        *merged.entry(*kind).or_default() += n;
-    }
-    let parts: Vec<String> = merged.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {}", short(*k))).collect();
-    if parts.is_empty() {
-        "nothing".into()
-    } else {
-        parts.join(" ")
-    }
-}
+/// "3 inf 1 arm": the log's one way of counting units.
+pub use warboard_table::narrate::counts_text;
 
 #[cfg(test)]
 mod tests {

@@ -1,26 +1,20 @@
-//! A game being played: the record of it, who plays which power, the
-//! computer players, and the log the screen shows. No terminal here, so the
-//! whole flow of a game can be tested directly.
+//! A game being played at the keyboard: the table (crate warboard-table:
+//! the record, the computer players, what each seat sees, the story) and
+//! what only a person at a terminal needs on top: which powers the person
+//! plays, warnings before losses, idle phases passed by themselves, a
+//! shortest route for a move that names only where it goes, the odds of
+//! each battle, saving. No terminal here, so the whole flow of a game can
+//! be tested directly.
 
 use super::command::Order;
-use super::narrate::{describe, LineKind, LogLine, Seal};
-use super::vocabulary::{action_to_format, order_to_format};
+use super::vocabulary::order_to_format;
 use super::{odds, save};
 use std::path::Path;
-use warboard_ai::{PlanningPlayer, Player};
-use warboard_record::{ApplyError, DiceMode, Origin, Record, Start};
+use warboard_record::{DiceMode, Origin, Record, Start};
 use warboard_rules::battle::BattleResult;
-use warboard_rules::game::Actor;
-use warboard_rules::{Action, Game, GameState, Phase, PowerId, RuleError};
-
-/// Refusals in a row after which a computer player is moved on with the
-/// default action (as `warboard_ai::play_game` does).
-const FALLBACK_AFTER: u32 = 200;
-/// Refusals in a row after which the computer gives up acting at all,
-/// rather than spin: the log says so and the person may save the game.
-const GIVE_UP_AFTER: u32 = 1000;
-/// The log keeps this many lines.
-const LOG_LIMIT: usize = 5000;
+use warboard_rules::{Action, Game, Phase, PowerId};
+use warboard_table::narrate::{LineKind, LogLine};
+use warboard_table::{Step, Table};
 
 /// `game` as it would be if `p` ended the phase now (a copy): what an `end`
 /// would destroy is read from it, by the warnings here and the help panel.
@@ -32,16 +26,9 @@ pub fn after_phase_end(game: &Game, p: PowerId) -> Option<Game> {
 }
 
 pub struct Session {
-    record: Record,
-    /// `humans[p]`: the person plays power `p`.
-    humans: Vec<bool>,
-    /// One computer player per power; those of the person's powers idle.
-    /// The computer's players, one a power: each plans its turns by
-    /// playing candidate turns out (issue 14; `--think` sets the budget).
-    computers: Vec<PlanningPlayer>,
-    think_ms: u64,
-    log: Vec<LogLine>,
-    refused_in_a_row: u32,
+    table: Table,
+    /// The powers the person plays (the table's computer plays the rest).
+    seat: Vec<PowerId>,
     computer_stuck: bool,
     /// The record's length when the game was last saved or loaded (a new
     /// game: 0).
@@ -49,9 +36,6 @@ pub struct Session {
     /// Phases in which the person has nothing to decide pass by themselves
     /// (issue 15, point 7), unless this asks to stop at every phase.
     pass_idle_phases: bool,
-    /// The position when this round's shopping began (Alternative): what
-    /// each player may see of the others until all have shopped.
-    shopping_start: Option<GameState>,
     /// The record's length when an `end` that loses units was refused once:
     /// the same `end` again, with nothing done between, goes ahead.
     end_warned_at: Option<usize>,
@@ -68,61 +52,62 @@ impl Session {
     }
 
     /// A new game with rule options (`--option`), by their documented names.
-    pub fn with_options(ruleset: &str, options: std::collections::BTreeMap<String, serde_json::Value>, seed: u64, humans: Vec<bool>) -> Result<Session, String> {
+    pub fn with_options(
+        ruleset: &str,
+        options: std::collections::BTreeMap<String, serde_json::Value>,
+        seed: u64,
+        humans: Vec<bool>,
+    ) -> Result<Session, String> {
         let mut start = Start::standard(ruleset, DiceMode::Seeded { seed });
         start.options = options;
         let record = Record::new(start).map_err(|e| e.to_string())?;
-        let mut session = Session::resume(record, humans);
-        session.log.clear();
-        let (round, first) = (session.record.state().round, session.record.state().turn);
+        let mut session = Session::resume_with(record, humans);
+        let (round, first) = (session.game().state.round, session.game().state.turn);
         let first = session.power_name(first).to_string();
         let name = session.game().ruleset.name.clone();
-        session.push(LogLine::new(LineKind::Note, format!("new {name} game, seed {seed}")));
+        session.note(format!("new {name} game, seed {seed}"));
         // Alternative rounds start with every nation's payday, not a turn.
-        let heading = if session.game().ruleset.turn.round_phases.is_empty() { format!("== round {round}: {first} ==") } else { format!("== round {round} ==") };
-        session.push(LogLine::new(LineKind::Turn, heading));
+        let heading = if session.game().ruleset.turn.round_phases.is_empty() {
+            format!("== round {round}: {first} ==")
+        } else {
+            format!("== round {round} ==")
+        };
+        session.table.push(LogLine::new(LineKind::Turn, heading));
         Ok(session)
+    }
+
+    /// A game loaded from a save; the log starts with its story so far.
+    pub fn resume(record: Record, humans: Vec<bool>) -> Session {
+        Session::resume_with(record, humans)
+    }
+
+    fn resume_with(record: Record, humans: Vec<bool>) -> Session {
+        let saved_len = record.log().len();
+        let computer = humans.iter().map(|h| !h).collect();
+        // A new record has no story yet: the table's log starts empty.
+        let mut table = Table::new(record, computer, warboard_ai::planner::DEFAULT_THINK_MS);
+        table.set_preface(odds_before_fighting);
+        let mut session = Session {
+            table,
+            seat: Vec::new(),
+            computer_stuck: false,
+            saved_len,
+            pass_idle_phases: false,
+            end_warned_at: None,
+            surrender_warned_at: None,
+        };
+        session.set_humans(humans);
+        session
     }
 
     /// How long the computer thinks at the start of each of its turns (ms,
     /// counted in simulated turns; 0: the standard planner, no search).
     pub fn set_think(&mut self, think_ms: u64) {
-        self.think_ms = think_ms;
-        let n = self.computers.len();
-        self.computers = (0..n).map(|p| PlanningPlayer::new(p as u64 + 1, think_ms)).collect();
+        self.table.set_think(think_ms);
     }
 
     pub fn think(&self) -> u64 {
-        self.think_ms
-    }
-
-    /// A game loaded from a save; the log starts with its story so far.
-    pub fn resume(record: Record, humans: Vec<bool>) -> Session {
-        let powers = record.game().ruleset.power_count();
-        let mut humans = humans;
-        humans.resize(powers, false);
-        // The story so far in the live log's own style (issue 15, point 10).
-        // Loaded in the middle of a round's shopping, what each nation may
-        // see is measured from where the shopping began: the same walk finds it.
-        let super::narrate::Story { mut lines, stopped, shopping_start } = super::narrate::story(&record);
-        lines.extend(stopped.map(|e| LogLine::new(LineKind::Note, e)));
-        let skip = lines.len().saturating_sub(LOG_LIMIT / 2);
-        let log = lines.into_iter().skip(skip).collect();
-        let saved_len = record.log().len();
-        Session {
-            record,
-            humans,
-            computers: (0..powers).map(|p| PlanningPlayer::new(p as u64 + 1, warboard_ai::planner::DEFAULT_THINK_MS)).collect(),
-            think_ms: warboard_ai::planner::DEFAULT_THINK_MS,
-            log,
-            refused_in_a_row: 0,
-            computer_stuck: false,
-            saved_len,
-            pass_idle_phases: false,
-            shopping_start,
-            end_warned_at: None,
-            surrender_warned_at: None,
-        }
+        self.table.think_ms()
     }
 
     /// Whether phases with nothing to decide pass by themselves.
@@ -180,7 +165,7 @@ impl Session {
             let v = serde_json::json!({"type": "end_phase"});
             if self.apply(&v, Origin::Client).is_err() {
                 // A refused end logs nothing: the note is the last line.
-                self.log.pop();
+                self.table.pop_line();
                 return;
             }
         }
@@ -189,32 +174,33 @@ impl Session {
     /// Actions taken since the game was last saved or loaded (undone ones
     /// no longer count).
     pub fn unsaved_actions(&self) -> usize {
-        self.record.log().len().abs_diff(self.saved_len)
+        self.table.record().log().len().abs_diff(self.saved_len)
     }
 
     pub fn game(&self) -> &Game {
-        self.record.game()
+        self.table.game()
     }
     pub fn log(&self) -> &[LogLine] {
-        &self.log
+        self.table.log()
     }
-    pub fn humans(&self) -> &[bool] {
-        &self.humans
+    pub fn humans(&self) -> Vec<bool> {
+        self.game().ruleset.power_ids().map(|p| self.is_human(p)).collect()
     }
     /// Who the person plays, as picked on the first screen.
     pub fn set_humans(&mut self, mut humans: Vec<bool>) {
         humans.resize(self.game().ruleset.power_count(), false);
-        self.humans = humans;
+        self.seat = self.game().ruleset.power_ids().filter(|p| humans[p.index()]).collect();
+        self.table.set_computer(humans.iter().map(|h| !h).collect());
         self.pass_idle();
     }
     pub fn is_human(&self, p: PowerId) -> bool {
-        self.humans.get(p.index()).copied().unwrap_or(false)
+        self.seat.contains(&p)
     }
     pub fn power_name(&self, p: PowerId) -> &str {
-        &self.game().ruleset.power(p).id
+        self.table.power_name(p)
     }
     pub fn seed(&self) -> Option<u64> {
-        match self.record.dice_mode() {
+        match self.table.record().dice_mode() {
             DiceMode::Seeded { seed } => Some(seed),
             DiceMode::Client => None,
         }
@@ -225,29 +211,16 @@ impl Session {
 
     /// The power whose decision the game waits for (`None`: the game is over).
     pub fn actor(&self) -> Option<PowerId> {
-        match self.game().actor() {
-            Actor::Power(p) => Some(p),
-            Actor::Terminal => None,
-        }
+        self.table.actor()
     }
 
     /// Whether the computer has a move to make now.
     pub fn computer_to_act(&self) -> bool {
-        !self.computer_stuck && self.actor().is_some_and(|p| !self.is_human(p))
+        !self.computer_stuck && self.table.computer_to_act()
     }
 
     pub fn note(&mut self, text: impl Into<String>) {
-        self.push(LogLine::new(LineKind::Note, text));
-    }
-
-    fn push(&mut self, line: LogLine) {
-        if self.log.last_mut().is_some_and(|last| last.absorb(&line)) {
-            return;
-        }
-        self.log.push(line);
-        if self.log.len() > LOG_LIMIT {
-            self.log.drain(..LOG_LIMIT / 10);
-        }
+        self.table.note(text);
     }
 
     /// Plays the person's order for the power that acts now. On refusal the
@@ -261,17 +234,17 @@ impl Session {
         }
         // Nothing lost without consent (issue 15, point 1): an `end` that
         // destroys units names them and waits for a second `end`.
-        if matches!(order, Order::EndPhase) && self.end_warned_at != Some(self.record.log().len()) {
+        if matches!(order, Order::EndPhase) && self.end_warned_at != Some(self.table.record().log().len()) {
             if let Some(loss) = self.lost_if_phase_ends(p) {
-                self.end_warned_at = Some(self.record.log().len());
+                self.end_warned_at = Some(self.table.record().log().len());
                 let phase = self.game().state.phase.name().replace('_', " ");
                 return Err(format!("ending {phase} now loses {loss}: type `end` again to go ahead, or move them first"));
             }
         }
         // Giving up ends the game for every power of the side, allies
         // included (issue 33, point 3): it is asked twice.
-        if matches!(order, Order::Surrender) && self.surrender_warned_at != Some(self.record.log().len()) {
-            self.surrender_warned_at = Some(self.record.log().len());
+        if matches!(order, Order::Surrender) && self.surrender_warned_at != Some(self.table.record().log().len()) {
+            self.surrender_warned_at = Some(self.table.record().log().len());
             let team = self.game().state.teams.team_of(p).unwrap_or(self.power_name(p)).to_string();
             let members: Vec<String> = self.game().state.teams.members(&team).iter().map(|q| self.power_name(*q).to_string()).collect();
             let who = if members.len() > 1 { format!("the {team} ({})", members.join(", ")) } else { self.power_name(p).to_string() };
@@ -294,7 +267,7 @@ impl Session {
                 let found = odds::at_space(self.game(), to).or_else(|| odds::where_units_meet(self.game(), to, p));
                 if let Some(o) = found {
                     let at = self.game().ruleset.map.name(to).to_string();
-                    self.push(LogLine::new(LineKind::Odds, format!("odds at {at}: {}", o.summary())));
+                    self.table.push(LogLine::new(LineKind::Odds, format!("odds at {at}: {}", o.summary())));
                 }
             }
         }
@@ -337,7 +310,9 @@ impl Session {
         if !matches!(self.game().state.phase, Phase::NoncombatMove | Phase::Turn) {
             return;
         }
-        let Some(after) = after_phase_end(self.game(), p) else { return };
+        let Some(after) = after_phase_end(self.game(), p) else {
+            return;
+        };
         let game = self.game();
         let mut doomed: Vec<(warboard_rules::UnitType, u64)> = Vec::new();
         for u in moved.iter().filter(|id| after.state.unit(**id).is_none()).filter_map(|id| game.state.unit(*id)) {
@@ -346,7 +321,9 @@ impl Session {
                 None => doomed.push((u.kind, 1)),
             }
         }
-        let Some(at) = moved.first().and_then(|id| game.state.unit(*id)).map(|u| game.ruleset.map.name(u.at).to_string()) else { return };
+        let Some(at) = moved.first().and_then(|id| game.state.unit(*id)).map(|u| game.ruleset.map.name(u.at).to_string()) else {
+            return;
+        };
         if !doomed.is_empty() {
             let what = doomed.iter().map(|(k, n)| k.count_words(*n)).collect::<Vec<_>>().join(" and ");
             self.note(format!("warning: {what} at {at} will be lost when this phase ends: no landing there (move on, or undo)"));
@@ -359,7 +336,9 @@ impl Session {
     /// `None` where the order names its route, or no route is accepted (the
     /// refusal then says the spaces do not border each other).
     fn route_for(&self, order: &Order, p: PowerId, side: &str) -> Option<Order> {
-        let Order::Move { route, .. } = order else { return None };
+        let Order::Move { route, .. } = order else {
+            return None;
+        };
         let game = self.game();
         let map = &game.ruleset.map;
         let (&from, &to) = (route.first()?, route.last()?);
@@ -371,12 +350,14 @@ impl Session {
         let budget = game.ruleset.unit_types().map(|u| u.movement).max().unwrap_or(0) as u32 + 2;
         let by = game.round_phase().then_some(p);
         let along = |r: &[warboard_rules::SpaceId]| match order {
-            Order::Move { units, transport, bombing, .. } => Order::Move { units: units.clone(), route: r.to_vec(), transport: *transport, bombing: *bombing },
+            Order::Move { units, transport, bombing, .. } => {
+                Order::Move { units: units.clone(), route: r.to_vec(), transport: *transport, bombing: *bombing }
+            }
             other => other.clone(),
         };
         let mut ok = |r: &[warboard_rules::SpaceId]| {
             let v = self.acting_as(order_to_format(&along(r), game, side), p);
-            self.record.resolve(&v).is_ok_and(|a| game.is_legal_as(by, &a))
+            self.table.record().resolve(&v).is_ok_and(|a| game.is_legal_as(by, &a))
         };
         let found = warboard_rules::routes::shortest_route(map, from, to, budget, 12, &mut ok)?;
         Some(along(&found))
@@ -394,66 +375,22 @@ impl Session {
         action
     }
 
-    /// Applies a FORMAT.md action and logs what it did; returns the action
-    /// as the rules core resolved it.
+    /// Applies a FORMAT.md action for the person and tells what it did;
+    /// returns the action as the rules core resolved it.
     fn apply(&mut self, action: &serde_json::Value, by: Origin) -> Result<Action, String> {
-        let before = self.record.state().clone();
-        let acting = self.actor();
-        let resolved = self.record.resolve(action).map_err(|e| e.to_string())?;
-        let odds_line = self.odds_before_fighting(&resolved);
-        let entry = self.record.apply(action, by).map_err(|e| e.to_string())?;
-        let (resolved, events) = (entry.resolved.clone(), entry.events.clone());
-        if let Some(line) = odds_line {
-            self.push(line);
-        }
-        // Shopping for the whole round at once: each nation's lines are
-        // sealed until all are done (ALT L20), against the position as the
-        // shopping began.
-        let shopping = before.phase == Phase::Shopping;
-        let seal = match (shopping, acting) {
-            (true, Some(power)) => Some(Seal { round: before.round, power }),
-            _ => None,
-        };
-        if shopping && self.shopping_start.as_ref().is_none_or(|s| s.round != before.round) {
-            self.shopping_start = Some(before.clone());
-        }
-        let lines = describe(&self.game().ruleset, &before, self.record.state(), &resolved, &events);
-        // The secret ends when every nation has shopped, or under fair
-        // buying when the placing in turn begins.
-        let was_secret = shopping && before.next_placer.is_none();
-        let mut revealed = !was_secret || self.shopping_is_secret();
-        let reveal = "every nation has bought: the purchases are shown";
-        for mut line in lines {
-            // The reveal comes before the next phase's heading.
-            if !revealed && matches!(line.kind, LineKind::Phase | LineKind::Turn) {
-                self.note(reveal);
-                revealed = true;
-            }
-            line.sealed = seal;
-            self.push(line);
-        }
-        if !revealed {
-            self.note(reveal);
-        }
-        Ok(resolved)
+        let applied = self.table.act(&self.seat, action, by).map_err(|e| e.to_string())?;
+        Ok(applied.entry.resolved)
     }
 
     /// Whether the round's shopping is on now (Alternative), with its
-    /// purchases hidden from all but the nation that made them. Under fair
-    /// buying the purchases are all made before anyone places, and the
-    /// placing, one unit at a time in turn, is done in the open (ALT L60):
-    /// the secret ends when the placing begins.
+    /// purchases hidden from all but the nation that made them.
     pub fn shopping_is_secret(&self) -> bool {
-        let s = &self.game().state;
-        s.phase == Phase::Shopping && s.next_placer.is_none()
+        self.table.shopping_is_secret()
     }
 
     /// Whether the person at the keyboard, playing `viewer`, may read `line`.
     pub fn may_read(&self, line: &LogLine, viewer: Option<PowerId>) -> bool {
-        match line.sealed {
-            Some(seal) => !self.shopping_is_secret() || seal.round != self.game().state.round || Some(seal.power) == viewer,
-            None => true,
-        }
+        self.table.may_read(line, viewer.as_slice())
     }
 
     /// The nations the person plays that take part in this round's
@@ -465,42 +402,9 @@ impl Session {
     }
 
     /// The position as `viewer`'s player may see it during the round's
-    /// shopping: the other nations' new units, points and units waiting to
-    /// be placed as they were when shopping began. `None` outside shopping.
+    /// shopping. `None` where the whole position may be seen.
     pub fn view_for(&self, viewer: Option<PowerId>) -> Option<Game> {
-        if !self.shopping_is_secret() {
-            return None;
-        }
-        let start = self.shopping_start.as_ref().filter(|s| s.round == self.game().state.round)?;
-        let mut view = self.game().clone();
-        let s = &mut view.state;
-        s.units.retain(|u| Some(u.owner) == viewer || start.unit(u.id).is_some());
-        for p in view.ruleset.power_ids() {
-            if Some(p) != viewer {
-                s.ipcs[p.index()] = start.ipcs[p.index()];
-                match start.unplaced.get(&p) {
-                    Some(m) => {
-                        s.unplaced.insert(p, m.clone());
-                    }
-                    None => {
-                        s.unplaced.remove(&p);
-                    }
-                }
-            }
-        }
-        Some(view)
-    }
-
-    /// The odds of a battle about to be fought for the first time.
-    fn odds_before_fighting(&self, action: &Action) -> Option<LogLine> {
-        let at = match action {
-            Action::Battle { at } | Action::Resolve { at: Some(at) } => *at,
-            _ => return None,
-        };
-        let game = self.game();
-        let b = game.state.battles.iter().find(|b| b.at == at && b.result == BattleResult::Pending)?;
-        let o = odds::of_battle(game, b)?;
-        Some(LogLine::new(LineKind::Odds, format!("odds at {}: {}", game.ruleset.map.name(at), o.summary())))
+        self.table.view_for(viewer.as_slice())
     }
 
     /// Lets the computer make one move, if it has one to make. Returns
@@ -509,73 +413,45 @@ impl Session {
         if !self.computer_to_act() {
             return false;
         }
-        let Some(p) = self.actor() else { return false };
-        let action = if self.refused_in_a_row > FALLBACK_AFTER {
-            // A player that keeps proposing refused actions is moved on: the
-            // phase ends, or the battle is played out with default choices.
-            if self.game().state.phase == Phase::Combat {
-                Action::Resolve { at: None }
-            } else {
-                Action::EndPhase
-            }
-        } else {
-            self.computers[p.index()].next_action(self.record.game())
-        };
-        let v = self.acting_as(action_to_format(&action, &self.game().ruleset), p);
-        match self.apply(&v, Origin::Engine) {
-            Ok(_) => {
-                self.refused_in_a_row = 0;
+        match self.table.step_computer() {
+            Step::Idle | Step::NeedDice => false,
+            Step::Acted(_) => {
                 self.pass_idle();
+                true
             }
-            Err(message) => {
-                self.refused_in_a_row += 1;
-                if self.refused_in_a_row > FALLBACK_AFTER {
-                    // Even the fallback was refused: start the next pending battle.
-                    let pending = self.game().state.battles.iter().find(|b| !b.result.is_over()).map(|b| b.at);
-                    if let Some(at) = pending {
-                        let v = action_to_format(&Action::Resolve { at: Some(at) }, &self.game().ruleset);
-                        let _ = self.apply(&v, Origin::Engine);
-                    }
-                }
-                if self.refused_in_a_row > GIVE_UP_AFTER {
-                    self.computer_stuck = true;
-                    self.note(format!("the computer playing {} is stuck ({message}); save the game and report it", self.power_name(p)));
-                }
-                let error = match self.record.resolve(&v) {
-                    Err(ApplyError::Rejected(e)) => e,
-                    _ => RuleError::new("play/refused", message),
-                };
-                self.computers[p.index()].rejected(&action, &error);
+            Step::Refused => true,
+            Step::Stuck { refusal, .. } => {
+                self.computer_stuck = true;
+                let who = self.actor().map(|p| self.power_name(p).to_string()).unwrap_or_default();
+                self.note(format!("the computer playing {who} is stuck ({refusal}); save the game and report it"));
+                true
             }
         }
-        true
     }
 
     /// Takes back the person's last action of the phase.
     pub fn undo(&mut self) -> Result<(), String> {
-        let undone_state = self.record.state().clone();
-        let entry = self.record.undo().map_err(|e| e.to_string())?;
-        // Told in the log's own words (issue 15, point 5), not as JSON.
-        let told: Vec<String> = describe(&self.game().ruleset, self.record.state(), &undone_state, &entry.resolved, &entry.events)
-            .into_iter()
-            .filter(|l| !matches!(l.kind, LineKind::Phase | LineKind::Turn))
-            .map(|l| l.text)
-            .collect();
-        let what = match (&entry.resolved, told.is_empty()) {
-            (Action::EndPhase, _) => format!("the end of the phase: back in {}", self.game().state.phase.name().replace('_', " ")),
-            (_, true) => "the last action".to_string(),
-            (_, false) => told.join("; "),
-        };
-        self.note(format!("undone: {what}"));
-        Ok(())
+        self.table.undo(&self.seat).map(|_| ()).map_err(|e| e.to_string())
     }
 
     pub fn save(&mut self, path: &Path) -> Result<(), String> {
-        save::save(&self.record, path)?;
-        self.saved_len = self.record.log().len();
+        save::save(self.table.record(), path)?;
+        self.saved_len = self.table.record().log().len();
         self.note(format!("saved to {}", path.display()));
         Ok(())
     }
+}
+
+/// The odds of a battle about to be fought for the first time, told before
+/// it is fought.
+fn odds_before_fighting(game: &Game, action: &Action) -> Option<LogLine> {
+    let at = match action {
+        Action::Battle { at } | Action::Resolve { at: Some(at) } => *at,
+        _ => return None,
+    };
+    let b = game.state.battles.iter().find(|b| b.at == at && b.result == BattleResult::Pending)?;
+    let o = odds::of_battle(game, b)?;
+    Some(LogLine::new(LineKind::Odds, format!("odds at {}: {}", game.ruleset.map.name(at), o.summary())))
 }
 
 /// Whether a battle waits for a decision or to be fought.
@@ -640,7 +516,7 @@ mod tests {
         }
         assert!(!s.computer_stuck());
         assert!(s.game().state.round > 4 || s.game().state.winner.is_some(), "four rounds were played in {steps} steps");
-        assert!(s.refused_in_a_row < FALLBACK_AFTER);
+        assert!(s.table.refused_in_a_row() < warboard_table::FALLBACK_AFTER);
     }
 
     #[test]
@@ -656,7 +532,7 @@ mod tests {
         }
         assert!(!s.computer_stuck());
         assert!(s.game().state.round > 3 || s.game().state.winner.is_some());
-        assert_eq!(s.refused_in_a_row, 0, "the computer's Europe actions are all legal");
+        assert_eq!(s.table.refused_in_a_row(), 0, "the computer's Europe actions are all legal");
         // A person playing the Soviet Union may ask for the Patriotic War;
         // with no allied units in Moscow the rules refuse it, in their words.
         let mut s = Session::new("europe", 4, vec![true; 4]).expect("a Europe game starts");
@@ -675,7 +551,7 @@ mod tests {
             let mut steps = 0;
             while s.actor().is_some() && s.game().state.round <= 3 && steps < 200_000 {
                 assert!(s.step_computer(), "the computer always has a move while the game goes on");
-                assert_eq!(s.refused_in_a_row, 0, "{name}: the computer's Anniversary actions are all legal: {:?}", s.log().last());
+                assert_eq!(s.table.refused_in_a_row(), 0, "{name}: the computer's Anniversary actions are all legal: {:?}", s.log().last());
                 steps += 1;
             }
             assert!(!s.computer_stuck());
@@ -864,7 +740,7 @@ mod tests {
             log.iter().filter(|l| !matches!(l.kind, LineKind::Note | LineKind::Odds)).map(|l| l.text.clone()).collect()
         };
         let live = told(s.log());
-        let loaded = Session::resume(s.record.clone(), vec![false; 5]);
+        let loaded = Session::resume(s.table.record().clone(), vec![false; 5]);
         let after = told(loaded.log());
         assert!(live.len() > 30, "a round was played: {live:?}");
         assert_eq!(after, live);

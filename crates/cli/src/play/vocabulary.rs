@@ -7,7 +7,8 @@ use super::command::{Order, UnitPick};
 use serde_json::{json, Value};
 use warboard_record::unit_name;
 use warboard_record::write::{id_selectors, optional_space, space, unit_counts, with};
-pub use warboard_record::action_to_format;
+#[cfg(test)]
+use warboard_record::action_to_format;
 use warboard_rules::battle::{self, Decision};
 use warboard_rules::{Game, UnitId};
 

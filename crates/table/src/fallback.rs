@@ -11,7 +11,7 @@ use warboard_rules::battle::{self, BattleResult, BattleSide, Decision};
 use warboard_rules::{Action, Phase};
 
 /// The engine's action for the power that acts now, in FORMAT.md's vocabulary.
-pub(crate) fn default_action(record: &Record) -> Value {
+pub fn default_action(record: &Record) -> Value {
     let game = record.game();
     let (rs, s) = (&game.ruleset, &game.state);
     match battle::decision(rs, s) {

@@ -2,10 +2,24 @@
 //! battles with their dice and casualties, captures, income), with a kind
 //! that the screen colours.
 
-use super::names::counts_text;
+use std::collections::BTreeMap;
 use warboard_record::narrate::{self, Topic, Wording};
 use warboard_rules::battle::BattleResult;
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
+
+/// "3 inf 1 arm" for a list of counts, in unit-table order, merging repeats.
+pub fn counts_text(units: &[(UnitType, u32)]) -> String {
+    let mut merged: BTreeMap<UnitType, u32> = BTreeMap::new();
+    for (kind, n) in units {
+        *merged.entry(*kind).or_default() += n;
+    }
+    let parts: Vec<String> = merged.iter().filter(|(_, n)| **n > 0).map(|(k, n)| format!("{n} {}", k.short())).collect();
+    if parts.is_empty() {
+        "nothing".into()
+    } else {
+        parts.join(" ")
+    }
+}
 
 /// Units in the log as the screen writes them: `2 inf 1 arm`, `LEN > UKR`.
 const SHORT_NAMES: Wording = Wording { counts: counts_text, arrow: " > " };

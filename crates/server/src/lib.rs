@@ -1,0 +1,2 @@
+//! `warboard serve`.
+pub mod store;

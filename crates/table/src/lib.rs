@@ -1,0 +1,12 @@
+//! One game in play for every front end: the terminal game (`warboard
+//! play`), the engine protocol (`warboard engine`) and the server
+//! (`warboard serve`) all drive a [`Table`], so that a game's record, who
+//! may act for which power, the computer players and their fallbacks, what
+//! each seat may see, undo and the story in words are written once
+//! (issue 29).
+
+pub mod fallback;
+pub mod narrate;
+mod table;
+
+pub use table::{Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};
