@@ -6,6 +6,7 @@ mod map_cmd;
 mod play;
 mod replay_cmd;
 mod selfplay_cmd;
+mod serve_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -136,6 +137,10 @@ enum Command {
     /// Battle odds: exact outcome distribution, or Monte Carlo through the
     /// battle engine (e.g. warboard calc "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa").
     Calc(calc_cmd::CalcArgs),
+    /// The game server: accounts, games with a seat per power, live play
+    /// over WebSocket in the engine protocol's words, every action kept in
+    /// SQLite (the default) or PostgreSQL (docs/server.md).
+    Serve(serve_cmd::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -170,6 +175,13 @@ fn main() -> ExitCode {
             }
         },
         Command::Calc(args) => calc_cmd::run(args),
+        Command::Serve(args) => match serve_cmd::run(args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("warboard serve: {e}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Replay { file } => match replay_cmd::run(&file) {
             Ok(text) => {
                 print!("{text}");

@@ -17,4 +17,4 @@ pub use engine::{Engine, Flow, MAX_QUEUED_DICE};
 pub use legal::{legal_page, LegalPage, DEFAULT_LIMIT, MAX_LIMIT};
 pub use message::{Command, DiceChoice, NewGame, Reply, Request, PROTOCOL_VERSION};
 pub use parse::{parse_line, ProtocolError, MAX_ID, MAX_LINE};
-pub use vocab::{Awaiting, DecisionView, Summary, UnitView};
+pub use vocab::{event_json, position_json, summary_of, Awaiting, DecisionView, Summary, UnitView};

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use warboard_record::{unit_name, DiceMode, Record};
 use warboard_rules::battle::{self, BattleSide, Decision};
 use warboard_rules::game::Actor;
-use warboard_rules::{Event, GameState, PowerId, Ruleset, SpaceId, Unit, UnitId, UnitType};
+use warboard_rules::{Event, Game, GameState, PowerId, Ruleset, SpaceId, Unit, UnitId, UnitType};
 
 pub(crate) fn power(rs: &Ruleset, p: PowerId) -> String {
     rs.powers.get(p.index()).map(|x| x.id.clone()).unwrap_or_else(|| format!("power{}", p.0))
@@ -198,6 +198,8 @@ pub enum Awaiting {
     Dice,
     /// Nobody: the game is over.
     Nobody,
+    /// Another player, holding the power that acts now (on the server).
+    Player,
 }
 
 /// The decision the game waits for.
@@ -294,7 +296,13 @@ pub(crate) fn decision_view(rs: &Ruleset, s: &GameState) -> DecisionView {
 }
 
 pub(crate) fn summary(record: &Record, client: &[PowerId], awaiting: Awaiting, think: u64) -> Summary {
-    let game = record.game();
+    summary_of(record.game(), record, client, awaiting, think)
+}
+
+/// The summary of `game` as a seat may see it (the server passes the
+/// table's view during sealed shopping), with the record's dice, undo and
+/// length.
+pub fn summary_of(game: &Game, record: &Record, client: &[PowerId], awaiting: Awaiting, think: u64) -> Summary {
     let rs = &game.ruleset;
     let s = &game.state;
     let actor = match game.actor() {

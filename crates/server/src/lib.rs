@@ -1,2 +1,18 @@
-//! `warboard serve`.
+//! `warboard serve`: games that live on a server (issue 29). Accounts and
+//! seats over HTTP, play over WebSocket in the engine protocol's words, and
+//! every accepted action committed to SQLite or PostgreSQL before anyone
+//! hears of it. The rules are the rules core's, driven through the same
+//! table as the terminal game and the engine protocol (crate
+//! warboard-table); this crate adds only transport, storage and accounts.
+//! docs/server.md has the routes, the messages and how to run it.
+
+pub mod app;
+pub mod auth;
+pub mod clock;
+pub mod error;
+pub mod live;
+pub mod lobby;
 pub mod store;
+pub mod ws;
+
+pub use app::{router, serve, AppState, Config};

@@ -10,3 +10,9 @@ pub mod narrate;
 mod table;
 
 pub use table::{Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};
+
+// The server keeps tables in its tasks: a table must move between threads.
+const _: fn() = || {
+    fn send<T: Send>() {}
+    send::<Table>();
+};

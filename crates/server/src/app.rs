@@ -1,0 +1,174 @@
+//! The server put together: its configuration, shared state, routes, and
+//! the loop that serves until asked to stop.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, FromRequest, Request};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use crate::clock::{Clock, SystemClock};
+use crate::error::ApiError;
+use crate::live::Hub;
+use crate::store::Store;
+use crate::{auth, lobby, ws};
+
+/// The largest request body: every request is a small JSON object.
+pub const MAX_BODY: usize = 64 * 1024;
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    /// `sqlite://FILE` or `postgres://…`.
+    pub database: String,
+    /// Mark the session cookie `Secure` (behind HTTPS).
+    pub secure_cookies: bool,
+    pub max_games_per_account: i64,
+    pub max_connections_per_account: usize,
+    /// Computer players thinking at once.
+    pub thinkers: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            database: "sqlite://warboard.db".into(),
+            secure_cookies: false,
+            max_games_per_account: 50,
+            max_connections_per_account: 32,
+            thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub store: Store,
+    pub clock: Arc<dyn Clock>,
+    pub hub: Arc<Hub>,
+    pub config: Arc<Config>,
+    pub connections: Arc<Connections>,
+}
+
+impl AppState {
+    pub fn new(store: Store, clock: Arc<dyn Clock>, config: Config) -> AppState {
+        let hub = Hub::new(store.clone(), clock.clone(), config.thinkers);
+        let connections = Arc::new(Connections { limit: config.max_connections_per_account, open: Mutex::new(HashMap::new()) });
+        AppState { store, clock, hub, config: Arc::new(config), connections }
+    }
+}
+
+/// Open WebSocket connections per account, against a limit.
+pub struct Connections {
+    limit: usize,
+    open: Mutex<HashMap<String, usize>>,
+}
+
+/// One connection counted while it lives.
+pub struct ConnectionGuard {
+    connections: Arc<Connections>,
+    account: Option<String>,
+}
+
+impl Connections {
+    /// Counts a new connection of `account` (watchers without one are not
+    /// counted here), or `None` at the limit.
+    pub fn enter(self: &Arc<Self>, account: Option<&str>) -> Option<ConnectionGuard> {
+        if let Some(a) = account {
+            let mut open = self.open.lock().expect("never poisoned");
+            let n = open.entry(a.to_string()).or_default();
+            if *n >= self.limit {
+                return None;
+            }
+            *n += 1;
+        }
+        Some(ConnectionGuard { connections: self.clone(), account: account.map(str::to_string) })
+    }
+}
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        if let Some(a) = &self.account {
+            let mut open = self.connections.open.lock().expect("never poisoned");
+            if let Some(n) = open.get_mut(a) {
+                *n -= 1;
+                if *n == 0 {
+                    open.remove(a);
+                }
+            }
+        }
+    }
+}
+
+/// A JSON body read strictly: no key twice, no `null`, unknown fields
+/// refused (by the target type), one clear error otherwise.
+pub struct StrictJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<StrictJson<T>, ApiError> {
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|e| ApiError::new(e.status(), "request/too-large", format!("the request body could not be read: {e}")))?;
+        let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::bad_request("request/not-json", "the body is not UTF-8"))?;
+        warboard_conform::strict_json::check(text).map_err(|e| ApiError::bad_request("request/bad-field", e))?;
+        serde_json::from_str(text).map(StrictJson).map_err(|e| ApiError::bad_request("request/bad-json", e.to_string()))
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/health", get(health))
+        .route("/api/signup", post(auth::sign_up))
+        .route("/api/signin", post(auth::sign_in))
+        .route("/api/signout", post(auth::sign_out))
+        .route("/api/me", get(auth::me))
+        .route("/api/tokens", post(auth::new_api_token))
+        .route("/api/games", get(lobby::list).post(lobby::create))
+        .route("/api/games/{id}", get(lobby::show))
+        .route("/api/games/{id}/seats/{power}", post(lobby::take_seat).delete(lobby::leave_seat))
+        .route("/api/games/{id}/record", get(lobby::record))
+        .route("/api/games/{id}/ws", get(ws::upgrade))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(state)
+}
+
+async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Result<Json<serde_json::Value>, ApiError> {
+    // A health check that touches the database, so a dead one shows.
+    state.store.game("health-check").await?;
+    Ok(Json(json!({"status": "ok"})))
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("request/unknown-route", "no such route (see docs/server.md)")
+}
+
+/// Serves until `shutdown` resolves, then lets open requests finish.
+pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<(), String> {
+    let store = Store::open(&config.database).await.map_err(|e| format!("{}: {e}", config.database))?;
+    let listener = tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    tracing::info!(%addr, database = %redact(&config.database), "warboard serve is listening");
+    let app = router(AppState::new(store.clone(), Arc::new(SystemClock), config));
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())?;
+    store.close().await;
+    tracing::info!("warboard serve stopped");
+    Ok(())
+}
+
+/// A database URL without its password, for the logs.
+fn redact(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…@{}", &url[..scheme], &url[at + 1..]),
+        _ => url.to_string(),
+    }
+}

@@ -1,0 +1,66 @@
+//! One error shape for every route and message: a stable code and a
+//! sentence (the engine protocol's and the rules' codes where they apply,
+//! `auth/…` for accounts and seats).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+use crate::store::StoreError;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: String,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError { status, code: code.into(), message: message.into() }
+    }
+    pub fn bad_request(code: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, message)
+    }
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, "auth/required", message)
+    }
+    pub fn forbidden(code: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, code, message)
+    }
+    pub fn not_found(code: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, code, message)
+    }
+    pub fn conflict(code: impl Into<String>, message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, code, message)
+    }
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server/internal", message)
+    }
+    /// The error as the JSON body every route answers with.
+    pub fn body(&self) -> serde_json::Value {
+        json!({"error": {"code": self.code, "message": self.message}})
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body())).into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        let status = match e {
+            StoreError::Conflict(_) | StoreError::Stale | StoreError::DuplicateClientId => StatusCode::CONFLICT,
+            StoreError::NotFound => StatusCode::NOT_FOUND,
+            StoreError::Database(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(error = %e, "database error");
+            return ApiError::new(status, e.code(), "the database failed; nothing was changed: try again");
+        }
+        ApiError::new(status, e.code(), e.to_string())
+    }
+}

@@ -1,0 +1,425 @@
+//! Games in play on this server: each a [`Table`] rebuilt from the store's
+//! log, which is the truth. An action is applied to the table, committed to
+//! the log (one row per game and entry number: two servers acting on one
+//! state get one acceptance and one `game/stale`), and only then answered
+//! and sent to the game's connections. A failed commit throws the table
+//! away and rebuilds it from the log, so memory never runs ahead of disk.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, Mutex, OwnedMutexGuard, Semaphore};
+use warboard_record::{state_hash, DiceMode, Entry, Origin, Position, Record, Start};
+use warboard_rules::{Game, Phase, PowerId};
+use warboard_table::{Applied, Refusal, Step, Table};
+
+use crate::clock::Clock;
+use crate::error::ApiError;
+use crate::store::{Append, GameStatus, SeatKind, SeatRow, Store, StoreError};
+
+/// Entries kept ready to send to a client that reconnects; one further
+/// behind gets a snapshot instead.
+const CATCH_UP: usize = 1000;
+/// Messages a slow connection may fall behind before it is told to resync.
+const PUSH_BUFFER: usize = 1024;
+
+/// What the server keeps of a game's start: the start of its record, with
+/// the dice seed, which never leaves the server while the game runs.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredStart {
+    pub ruleset: String,
+    pub options: std::collections::BTreeMap<String, Value>,
+    pub position: Position,
+    pub seed: u64,
+}
+
+impl StoredStart {
+    pub fn start(&self) -> Start {
+        Start {
+            ruleset: self.ruleset.clone(),
+            options: self.options.clone(),
+            position: self.position.clone(),
+            dice: DiceMode::Seeded { seed: self.seed },
+        }
+    }
+}
+
+/// One committed entry as the game's connections receive it.
+pub struct Pushed {
+    pub seq: i64,
+    /// The nation whose sealed shopping this is (Alternative), if it is.
+    pub sealed_for: Option<PowerId>,
+    pub message: Value,
+}
+
+impl Pushed {
+    /// The message as a seat holding `viewer` may read it while the
+    /// shopping is `secret`: another nation's entry says only that it
+    /// happened.
+    pub fn for_seat(&self, viewer: &[PowerId], secret: bool, power_name: impl Fn(PowerId) -> String) -> Value {
+        match self.sealed_for {
+            Some(p) if secret && !viewer.contains(&p) => {
+                json!({"reply": "entry", "seq": self.seq, "power": power_name(p), "sealed": true})
+            }
+            _ => self.message.clone(),
+        }
+    }
+}
+
+/// What the game's connections are sent.
+#[derive(Clone)]
+pub enum Push {
+    /// An entry, and whether the shopping it belongs to is still secret.
+    Entry { pushed: Arc<Pushed>, secret: bool },
+    /// The last entry was taken back.
+    Undone { seq: i64 },
+    /// The round's shopping is over: the sealed entries, in full.
+    Revealed(Vec<Arc<Pushed>>),
+    /// The log changed under this server (another one committed): read again.
+    Resync,
+}
+
+pub struct Inner {
+    pub table: Table,
+    pub seats: Vec<SeatRow>,
+    pub status: GameStatus,
+    pub ruleset: String,
+    pub public: bool,
+    /// The last [`CATCH_UP`] entries as sent.
+    recent: VecDeque<Arc<Pushed>>,
+    /// The first entry of the round's shopping while it is secret.
+    secret_from: Option<i64>,
+}
+
+impl Inner {
+    /// Entries committed so far.
+    pub fn count(&self) -> i64 {
+        self.table.record().log().len() as i64
+    }
+
+    /// The powers `account` holds in this game.
+    pub fn seat_of(&self, account: &str) -> Vec<PowerId> {
+        let rs = &self.table.game().ruleset;
+        self.seats
+            .iter()
+            .filter(|s| s.kind == SeatKind::Account && s.account_id.as_deref() == Some(account))
+            .filter_map(|s| rs.power_by_name(&s.power))
+            .collect()
+    }
+
+    pub fn power_name(&self, p: PowerId) -> String {
+        self.table.power_name(p).to_string()
+    }
+
+    /// The position as `viewer` may see it (sealed shopping hidden).
+    pub fn view(&self, viewer: &[PowerId]) -> Game {
+        self.table.view_for(viewer).unwrap_or_else(|| self.table.game().clone())
+    }
+
+    /// Entries from `from` on as `viewer` may read them, or `None` where
+    /// they are no longer kept (the client then reads a snapshot).
+    pub fn since(&self, from: i64, viewer: &[PowerId]) -> Option<Vec<Value>> {
+        let count = self.count();
+        if from >= count {
+            return Some(Vec::new());
+        }
+        let first = self.recent.front().map_or(count, |p| p.seq);
+        if from < first {
+            return None;
+        }
+        let secret = |p: &Pushed| self.secret_from.is_some_and(|f| p.seq >= f);
+        Some(self.recent.iter().filter(|p| p.seq >= from).map(|p| p.for_seat(viewer, secret(p), |q| self.power_name(q))).collect())
+    }
+
+    /// Follows the round's secret shopping across an entry; returns where
+    /// it began when this entry ended it.
+    fn note_secret(&mut self, pushed: &Pushed) -> Option<i64> {
+        if pushed.sealed_for.is_some() && self.secret_from.is_none() {
+            self.secret_from = Some(pushed.seq);
+        }
+        if self.table.shopping_is_secret() {
+            return None;
+        }
+        self.secret_from.take()
+    }
+
+    fn remember(&mut self, pushed: Arc<Pushed>) {
+        self.recent.push_back(pushed);
+        if self.recent.len() > CATCH_UP {
+            self.recent.pop_front();
+        }
+    }
+}
+
+pub struct LiveGame {
+    pub id: String,
+    pub inner: Arc<Mutex<Inner>>,
+    pub pushes: broadcast::Sender<Push>,
+}
+
+/// The games this server process has in memory, and the pool the computer
+/// players think in.
+pub struct Hub {
+    games: std::sync::Mutex<HashMap<String, Arc<LiveGame>>>,
+    store: Store,
+    clock: Arc<dyn Clock>,
+    /// Computer turns run on the blocking pool, a bounded number at a time,
+    /// so that they never hold up other games' requests.
+    thinkers: Arc<Semaphore>,
+}
+
+/// An action accepted: its entry number, and whether it had been accepted
+/// before under the same client id (a resend).
+pub struct Accepted {
+    pub seq: i64,
+    pub repeated: bool,
+}
+
+impl Hub {
+    pub fn new(store: Store, clock: Arc<dyn Clock>, thinkers: usize) -> Arc<Hub> {
+        Arc::new(Hub { games: Default::default(), store, clock, thinkers: Arc::new(Semaphore::new(thinkers.max(1))) })
+    }
+
+    /// The live game, loaded from the store on first use.
+    pub async fn game(&self, id: &str) -> Result<Arc<LiveGame>, ApiError> {
+        if let Some(g) = self.games.lock().expect("the hub's map is never poisoned").get(id) {
+            return Ok(g.clone());
+        }
+        let inner = load(&self.store, id).await?;
+        let (pushes, _) = broadcast::channel(PUSH_BUFFER);
+        let fresh = Arc::new(LiveGame { id: id.to_string(), inner: Arc::new(Mutex::new(inner)), pushes });
+        // Another task may have loaded it meanwhile: keep the first.
+        let mut games = self.games.lock().expect("the hub's map is never poisoned");
+        Ok(games.entry(id.to_string()).or_insert(fresh).clone())
+    }
+
+    /// Forgets a game's table (its seats changed, or it was found stale):
+    /// the next use reads it again.
+    pub fn forget(&self, id: &str) {
+        self.games.lock().expect("the hub's map is never poisoned").remove(id);
+    }
+
+    /// Reads the game again from the log, after a failed commit or a change
+    /// made by another server, and tells its connections to resync.
+    async fn reload(&self, game: &LiveGame, inner: &mut Inner) -> Result<(), ApiError> {
+        *inner = load(&self.store, &game.id).await?;
+        let _ = game.pushes.send(Push::Resync);
+        Ok(())
+    }
+
+    /// Takes `action` for `account` in `game`.
+    pub async fn act(self: &Arc<Self>, game: &Arc<LiveGame>, account: &str, action: &Value, seq: Option<i64>, client_id: Option<&str>) -> Result<Accepted, ApiError> {
+        let mut inner = game.inner.lock().await;
+        if let Some(cid) = client_id {
+            if let Some(seq) = self.store.seq_for_client_id(&game.id, cid).await? {
+                return Ok(Accepted { seq, repeated: true });
+            }
+        }
+        check_playing(&inner)?;
+        let seat = inner.seat_of(account);
+        if seat.is_empty() {
+            return Err(ApiError::forbidden("auth/not-a-player", "this account holds no power in this game"));
+        }
+        let count = inner.count();
+        if let Some(seq) = seq.filter(|s| *s != count) {
+            return Err(ApiError::conflict("game/stale", format!("the action was made against entry {seq}, but the game is at entry {count}: read it again")));
+        }
+        let applied = inner.table.act(&seat, action, Origin::Client).map_err(refusal)?;
+        self.commit(game, &mut inner, applied, Some(account), client_id).await?;
+        drop(inner);
+        self.kick(game.clone());
+        Ok(Accepted { seq: count, repeated: false })
+    }
+
+    /// Takes back the last action, for the seat that took it.
+    pub async fn undo(&self, game: &Arc<LiveGame>, account: &str, seq: Option<i64>) -> Result<i64, ApiError> {
+        let mut inner = game.inner.lock().await;
+        check_playing(&inner)?;
+        let count = inner.count();
+        if let Some(seq) = seq.filter(|s| *s != count) {
+            return Err(ApiError::conflict("game/stale", format!("the undo was asked at entry {seq}, but the game is at entry {count}")));
+        }
+        let seat = inner.seat_of(account);
+        inner.table.undo(&seat).map_err(refusal)?;
+        if let Err(e) = self.store.undo_last(&game.id, count).await {
+            self.reload(game, &mut inner).await?;
+            return Err(e.into());
+        }
+        inner.recent.pop_back();
+        let _ = game.pushes.send(Push::Undone { seq: count - 1 });
+        Ok(count - 1)
+    }
+
+    /// Commits an applied action, then sends it. On failure the table is
+    /// rebuilt from the log (the action never happened).
+    async fn commit(&self, game: &LiveGame, inner: &mut Inner, applied: Applied, account: Option<&str>, client_id: Option<&str>) -> Result<(), ApiError> {
+        let seq = inner.count() - 1;
+        let state = inner.table.record().state();
+        let rs = &inner.table.game().ruleset;
+        let winner = state.winner.as_ref().map(|w| w.describe(|p| rs.power(p).id.clone()));
+        let append = Append {
+            game_id: game.id.clone(),
+            seq,
+            entry_json: serde_json::to_string(&applied.entry).map_err(|e| ApiError::internal(e.to_string()))?,
+            client_id: client_id.map(str::to_string),
+            account_id: account.map(str::to_string),
+            state_hash: state_hash(state),
+            created_at: self.clock.now_ms(),
+            actor: inner.table.actor().map(|p| inner.power_name(p)),
+            status: if winner.is_some() { GameStatus::Over } else { GameStatus::Playing },
+            winner,
+        };
+        if let Err(e) = self.store.append(&append).await {
+            self.reload(game, inner).await?;
+            return Err(match e {
+                StoreError::Stale => ApiError::conflict("game/stale", "another action was accepted first: read the game again"),
+                other => other.into(),
+            });
+        }
+        if append.status == GameStatus::Over {
+            inner.status = GameStatus::Over;
+        }
+        let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry);
+        let revealed = inner.note_secret(&pushed);
+        let secret = inner.secret_from.is_some();
+        inner.remember(pushed.clone());
+        let _ = game.pushes.send(Push::Entry { pushed, secret });
+        if let Some(from) = revealed {
+            let sealed: Vec<Arc<Pushed>> = inner.recent.iter().filter(|p| p.seq >= from && p.sealed_for.is_some()).cloned().collect();
+            let _ = game.pushes.send(Push::Revealed(sealed));
+        }
+        Ok(())
+    }
+
+    /// Lets the computer play its powers in `game` until a person is to
+    /// act, one action at a time, each committed before the next.
+    pub fn kick(self: &Arc<Self>, game: Arc<LiveGame>) {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok(permit) = hub.thinkers.clone().acquire_owned().await else { return };
+                let inner: OwnedMutexGuard<Inner> = game.inner.clone().lock_owned().await;
+                if inner.status != GameStatus::Playing || !inner.table.computer_to_act() {
+                    return;
+                }
+                let thought = tokio::task::spawn_blocking(move || {
+                    let mut inner = inner;
+                    let step = inner.table.step_computer();
+                    (inner, step)
+                })
+                .await;
+                drop(permit);
+                let Ok((mut inner, step)) = thought else {
+                    tracing::error!(game = %game.id, "a computer player panicked");
+                    hub.forget(&game.id);
+                    return;
+                };
+                match step {
+                    Step::Acted(applied) => {
+                        if let Err(e) = hub.commit(&game, &mut inner, *applied, None, None).await {
+                            tracing::warn!(game = %game.id, code = %e.code, "a computer action was not committed");
+                            return;
+                        }
+                    }
+                    Step::Refused => {}
+                    Step::Idle | Step::NeedDice => return,
+                    Step::Stuck { action, refusal } => {
+                        tracing::error!(game = %game.id, %action, code = %refusal.code(), "a computer player is stuck");
+                        return;
+                    }
+                }
+            }
+        });
+    }
+}
+
+fn check_playing(inner: &Inner) -> Result<(), ApiError> {
+    match inner.status {
+        GameStatus::Playing => Ok(()),
+        GameStatus::Open => Err(ApiError::conflict("game/not-started", "the game waits for its open seats to be taken")),
+        GameStatus::Over => Err(ApiError::conflict("game/over", "the game is over")),
+    }
+}
+
+/// A refusal in the server's words: the table's codes (`auth/not-your-power`
+/// for a power the seat does not hold), the rules' codes otherwise.
+pub fn refusal(r: Refusal) -> ApiError {
+    let status = match r {
+        Refusal::NotYourPower { .. } | Refusal::NotYourTeam { .. } => axum::http::StatusCode::FORBIDDEN,
+        Refusal::GameOver { .. } => axum::http::StatusCode::CONFLICT,
+        _ => axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+    };
+    ApiError::new(status, r.code(), r.to_string())
+}
+
+/// The message for an entry: the action, who took it (`player` or
+/// `computer`), and its events in the engine protocol's words.
+fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry) -> Value {
+    let rs = &game.ruleset;
+    let events: Vec<Value> = entry.events.iter().map(|e| warboard_protocol::event_json(rs, before, &game.state, e)).collect();
+    json!({
+        "reply": "entry",
+        "seq": seq,
+        "power": rs.power(power).id,
+        "by": match entry.by { Origin::Client => "player", Origin::Engine => "computer" },
+        "action": entry.action.value(),
+        "events": events,
+    })
+}
+
+/// The entry as sent, sealed where it was a nation's secret shopping.
+fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry) -> Arc<Pushed> {
+    let was_secret = before.phase == Phase::Shopping && before.next_placer.is_none();
+    Arc::new(Pushed { seq, sealed_for: was_secret.then_some(power), message: entry_message(game, seq, power, before, entry) })
+}
+
+/// Rebuilds a game from the store: its start, then every entry applied
+/// again, each checked against the dice and state hash it was committed
+/// with (a log that does not replay is refused, never patched up).
+pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
+    let row = store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    let seats = store.seats(id).await?;
+    let rows = store.entries(id, 0).await?;
+    let corrupt = |seq: i64, why: String| ApiError::internal(format!("game {id}: entry {seq} does not replay ({why}); the game is kept as it is"));
+    let stored: StoredStart = serde_json::from_str(&row.start_json).map_err(|e| corrupt(-1, e.to_string()))?;
+    let mut record = Record::new(stored.start()).map_err(|e| corrupt(-1, e.to_string()))?;
+    let mut recent = VecDeque::new();
+    let mut secret_from = None;
+    for r in &rows {
+        let entry: Entry = serde_json::from_str(&r.entry_json).map_err(|e| corrupt(r.seq, e.to_string()))?;
+        let before = record.state().clone();
+        let power = acting_power(record.game(), &entry);
+        let applied = record.apply(&entry.action.value(), entry.by).map_err(|e| corrupt(r.seq, e.to_string()))?;
+        if applied.dice != entry.dice || state_hash(record.state()) != r.state_hash {
+            return Err(corrupt(r.seq, "its dice or the state after it differ".into()));
+        }
+        let sealed = before.phase == Phase::Shopping && before.next_placer.is_none();
+        if sealed && secret_from.is_none() {
+            secret_from = Some(r.seq);
+        } else if !sealed {
+            secret_from = None;
+        }
+        if rows.len() - (r.seq as usize) <= CATCH_UP {
+            recent.push_back(pushed(record.game(), r.seq, power, &before, &entry));
+        }
+    }
+    let rs = record.game().ruleset.clone();
+    let computer: Vec<bool> = rs.power_ids().map(|p| seats.iter().any(|s| s.kind == SeatKind::Computer && s.power == rs.power(p).id)).collect();
+    // One budget for the game's computer players: the largest asked for.
+    let think = seats.iter().filter(|s| s.kind == SeatKind::Computer).map(|s| s.think_ms.max(0) as u64).max().unwrap_or(0);
+    let table = Table::new(record, computer, think);
+    let secret_from = secret_from.filter(|_| table.shopping_is_secret());
+    Ok(Inner { table, seats, status: row.status, ruleset: row.ruleset, public: row.public, recent, secret_from })
+}
+
+/// The power an entry was taken by: the one it names, else the one the
+/// game waited for.
+fn acting_power(game: &Game, entry: &Entry) -> PowerId {
+    warboard_conform::case::acting_power(game, &entry.action.value()).ok().flatten().unwrap_or(match game.actor() {
+        warboard_rules::game::Actor::Power(p) => p,
+        warboard_rules::game::Actor::Terminal => game.state.turn,
+    })
+}

@@ -1,0 +1,257 @@
+//! Games before and around play: create one (ruleset, options by their
+//! documented names, a seat per power), take and leave seats, list open
+//! games and one's own, and download a game's record.
+
+use std::collections::BTreeMap;
+
+use axum::extract::{Path, Query, State};
+use axum::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use warboard_record::{fresh_seed, DiceMode, Position, Record, Start};
+
+use crate::app::{AppState, StrictJson};
+use crate::auth::{Authed, MaybeAuthed};
+use crate::error::ApiError;
+use crate::live::{Inner, StoredStart};
+use crate::store::{new_id, GameRow, GameStatus, NewGame, SeatKind, SeatRow, StoreError};
+
+/// The most a computer player may think a turn (ms of simulated turns):
+/// a bound on one request's work.
+const MAX_THINK_MS: u64 = 60_000;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    ruleset: String,
+    #[serde(default)]
+    options: BTreeMap<String, Value>,
+    /// Seats by power name; a power left out is open.
+    #[serde(default)]
+    seats: BTreeMap<String, SeatSpec>,
+    #[serde(default = "yes")]
+    public: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
+pub enum SeatSpec {
+    /// The account creating the game.
+    Me,
+    Open,
+    /// A named account.
+    Account { name: String },
+    /// The computer (the planning player), thinking `think` ms a turn.
+    Computer {
+        #[serde(default)]
+        think: u64,
+    },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    #[serde(default)]
+    filter: Option<String>,
+}
+
+/// `POST /api/games`
+pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(req): StrictJson<CreateGame>) -> Result<Response, ApiError> {
+    let me = &authed.account;
+    if state.store.count_active_games_of(&me.id).await? >= state.config.max_games_per_account {
+        return Err(ApiError::forbidden(
+            "auth/too-many-games",
+            format!("an account may have {} games open or in play that it created", state.config.max_games_per_account),
+        ));
+    }
+    let stored = StoredStart { ruleset: req.ruleset.clone(), options: req.options.clone(), position: Position::standard(), seed: fresh_seed() };
+    // The record checks the ruleset and every option by its documented name.
+    let record = Record::new(Start { dice: DiceMode::Seeded { seed: stored.seed }, ..stored.start() })
+        .map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+    let rs = record.game().ruleset.clone();
+    if let Some(unknown) = req.seats.keys().find(|name| rs.power_by_name(name).is_none()) {
+        let known: Vec<&str> = rs.powers.iter().map(|p| p.id.as_str()).collect();
+        return Err(ApiError::bad_request("start/unknown-power", format!("unknown power `{unknown}` (powers: {})", known.join(", "))));
+    }
+    let mut seats = Vec::new();
+    for power in rs.power_ids() {
+        let name = rs.power(power).id.clone();
+        let seat = match req.seats.get(&name).unwrap_or(&SeatSpec::Open) {
+            SeatSpec::Me => SeatRow { power: name, kind: SeatKind::Account, account_id: Some(me.id.clone()), think_ms: 0 },
+            SeatSpec::Open => SeatRow { power: name, kind: SeatKind::Open, account_id: None, think_ms: 0 },
+            SeatSpec::Account { name: holder } => {
+                let account = state
+                    .store
+                    .account_by_name(holder)
+                    .await?
+                    .ok_or_else(|| ApiError::bad_request("auth/unknown-account", format!("there is no account `{holder}`")))?;
+                SeatRow { power: name, kind: SeatKind::Account, account_id: Some(account.id), think_ms: 0 }
+            }
+            SeatSpec::Computer { think } if *think > MAX_THINK_MS => {
+                return Err(ApiError::bad_request("request/bad-field", format!("`think` is at most {MAX_THINK_MS} ms")))
+            }
+            SeatSpec::Computer { think } => SeatRow { power: name, kind: SeatKind::Computer, account_id: None, think_ms: *think as i64 },
+        };
+        seats.push(seat);
+    }
+    let id = new_id()?;
+    let status = if seats.iter().any(|s| s.kind == SeatKind::Open) { GameStatus::Open } else { GameStatus::Playing };
+    let new = NewGame {
+        id: id.clone(),
+        ruleset: req.ruleset,
+        options_json: serde_json::to_string(&req.options).map_err(|e| ApiError::internal(e.to_string()))?,
+        start_json: serde_json::to_string(&stored).map_err(|e| ApiError::internal(e.to_string()))?,
+        created_by: me.id.clone(),
+        created_at: state.clock.now_ms(),
+        public: req.public,
+        seats,
+    };
+    state.store.create_game(&new).await?;
+    if status == GameStatus::Playing {
+        start(&state, &id).await?;
+    }
+    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::internal("the game just created is gone"))?;
+    Ok((StatusCode::CREATED, Json(json!({"game": game_json(&state, &row).await?}))).into_response())
+}
+
+/// Starts a game whose seats are all filled: the computer plays first if
+/// it holds the first power.
+async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
+    state.store.set_status(id, GameStatus::Playing).await?;
+    state.hub.forget(id);
+    let game = state.hub.game(id).await?;
+    state.hub.kick(game);
+    Ok(())
+}
+
+/// `GET /api/games?filter=open|mine`
+pub async fn list(State(state): State<AppState>, who: MaybeAuthed, Query(q): Query<ListQuery>) -> Result<Json<Value>, ApiError> {
+    let rows = match (q.filter.as_deref().unwrap_or("open"), &who.0) {
+        ("open", _) => state.store.open_games(100).await?,
+        ("mine", Some(authed)) => state.store.games_of(&authed.account.id, 100).await?,
+        ("mine", None) => return Err(ApiError::unauthorized("sign in to list your games")),
+        (other, _) => return Err(ApiError::bad_request("request/bad-field", format!("`filter` is `open` or `mine`, not `{other}`"))),
+    };
+    let mut games = Vec::new();
+    for row in &rows {
+        games.push(game_json(&state, row).await?);
+    }
+    Ok(Json(json!({"games": games})))
+}
+
+/// `GET /api/games/{id}`
+pub async fn show(State(state): State<AppState>, who: MaybeAuthed, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    let row = visible(&state, &who, &id).await?;
+    Ok(Json(json!({"game": game_json(&state, &row).await?})))
+}
+
+/// `POST /api/games/{id}/seats/{power}`: takes an open seat.
+pub async fn take_seat(State(state): State<AppState>, authed: Authed, Path((id, power)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    state.store.take_seat(&id, &power, &authed.account.id).await.map_err(|e| seat_error(e, &power))?;
+    let seats = state.store.seats(&id).await?;
+    if !seats.iter().any(|s| s.kind == SeatKind::Open) {
+        start(&state, &id).await?;
+    }
+    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    Ok(Json(json!({"game": game_json(&state, &row).await?})))
+}
+
+/// `DELETE /api/games/{id}/seats/{power}`: leaves a seat before the game starts.
+pub async fn leave_seat(State(state): State<AppState>, authed: Authed, Path((id, power)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    state.store.leave_seat(&id, &power, &authed.account.id).await.map_err(|e| seat_error(e, &power))?;
+    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    Ok(Json(json!({"game": game_json(&state, &row).await?})))
+}
+
+fn seat_error(e: StoreError, power: &str) -> ApiError {
+    match e {
+        StoreError::Conflict(_) => ApiError::conflict("game/seat-taken", format!("the seat of `{power}` is not open (taken, or the game has started)")),
+        StoreError::NotFound => ApiError::not_found("game/unknown-seat", format!("there is no such game, or no seat `{power}` in it")),
+        other => other.into(),
+    }
+}
+
+/// `GET /api/games/{id}/record`: the game as a warboard save that `warboard
+/// replay` reads. While the game runs its dice are given one by one, as
+/// rolled (the seed stays on the server); once it is over, with its seed.
+pub async fn record(State(state): State<AppState>, who: MaybeAuthed, Path(id): Path<String>) -> Result<Response, ApiError> {
+    visible(&state, &who, &id).await?;
+    let game = state.hub.game(&id).await?;
+    let inner = game.inner.lock().await;
+    let text = save_text(&inner)?;
+    let disposition = format!("attachment; filename=\"warboard-{id}.json\"");
+    Ok(([(CONTENT_TYPE, "application/json".to_string()), (CONTENT_DISPOSITION, disposition)], text).into_response())
+}
+
+fn save_text(inner: &Inner) -> Result<String, ApiError> {
+    let record = inner.table.record();
+    if inner.status == GameStatus::Over {
+        return Ok(record.to_save_string());
+    }
+    let mut start = record.start().clone();
+    start.dice = DiceMode::Client;
+    let mut open = Record::new(start).map_err(|e| ApiError::internal(e.to_string()))?;
+    for entry in record.log() {
+        open.supply_dice(&entry.dice).map_err(ApiError::internal)?;
+        open.apply(&entry.action.value(), entry.by).map_err(|e| ApiError::internal(e.to_string()))?;
+    }
+    Ok(open.to_save_string())
+}
+
+/// The game, if `who` may see it: public games to anyone, the others to
+/// their players.
+async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRow, ApiError> {
+    let row = state.store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    if row.public {
+        return Ok(row);
+    }
+    let me = who.0.as_ref().map(|a| a.account.id.clone());
+    let seats = state.store.seats(id).await?;
+    let plays = me.as_ref().is_some_and(|me| *me == row.created_by || seats.iter().any(|s| s.account_id.as_ref() == Some(me)));
+    if plays {
+        Ok(row)
+    } else {
+        Err(ApiError::not_found("game/unknown", format!("there is no game `{id}`")))
+    }
+}
+
+pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiError> {
+    let mut seats = Vec::new();
+    for s in state.store.seats(&row.id).await? {
+        let holder = match &s.account_id {
+            Some(id) => state.store.account(id).await?.map(|a| a.name),
+            None => None,
+        };
+        let kind = match s.kind {
+            SeatKind::Open => "open",
+            SeatKind::Account => "account",
+            SeatKind::Computer => "computer",
+        };
+        seats.push(json!({"power": s.power, "kind": kind, "account": holder, "think": s.think_ms}));
+    }
+    let status = match row.status {
+        GameStatus::Open => "open",
+        GameStatus::Playing => "playing",
+        GameStatus::Over => "over",
+    };
+    let options: Value = serde_json::from_str(&row.options_json).unwrap_or(Value::Null);
+    Ok(json!({
+        "id": row.id,
+        "ruleset": row.ruleset,
+        "options": options,
+        "public": row.public,
+        "status": status,
+        "seq": row.seq,
+        "actor": row.actor,
+        "winner": row.winner,
+        "created_at": row.created_at,
+        "seats": seats,
+    }))
+}

@@ -1,0 +1,296 @@
+//! Play over WebSocket, in the engine protocol's words (docs/protocol.md,
+//! docs/server.md): the same action objects, events and error codes, so a
+//! bot that speaks `warboard engine` plays online with the same messages.
+//!
+//! A connection acts only for the powers its account holds in the game,
+//! decided from its session at the upgrade, never from a message.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+use warboard_protocol::{summary_of, Awaiting};
+use warboard_rules::PowerId;
+
+use crate::app::AppState;
+use crate::auth::MaybeAuthed;
+use crate::error::ApiError;
+use crate::live::{Inner, LiveGame, Push};
+use crate::store::GameStatus;
+
+/// The largest message a client may send: an action is a few hundred bytes.
+pub const MAX_MESSAGE: usize = 64 * 1024;
+
+/// `GET /api/games/{id}/ws`
+pub async fn upgrade(State(state): State<AppState>, who: MaybeAuthed, Path(id): Path<String>, ws: WebSocketUpgrade) -> Result<Response, ApiError> {
+    let game = state.hub.game(&id).await?;
+    let account = who.0.map(|a| a.account.id);
+    {
+        let inner = game.inner.lock().await;
+        let seat = account.as_deref().map(|a| inner.seat_of(a)).unwrap_or_default();
+        if seat.is_empty() && !inner.public {
+            return Err(ApiError::not_found("game/unknown", format!("there is no game `{id}`")));
+        }
+    }
+    let Some(guard) = state.connections.enter(account.as_deref()) else {
+        return Err(ApiError::new(
+            axum::http::StatusCode::TOO_MANY_REQUESTS,
+            "auth/too-many-connections",
+            format!("an account may hold {} connections at once", state.config.max_connections_per_account),
+        ));
+    };
+    Ok(ws.max_message_size(MAX_MESSAGE).max_frame_size(MAX_MESSAGE).on_upgrade(move |socket| async move {
+        let _guard = guard;
+        Connection { state, game, account }.run(socket).await;
+    }))
+}
+
+struct Connection {
+    state: AppState,
+    game: Arc<LiveGame>,
+    account: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApplyMsg {
+    action: Value,
+    #[serde(default)]
+    seq: Option<i64>,
+    #[serde(default)]
+    client_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoMsg {
+    #[serde(default)]
+    seq: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateMsg {
+    #[serde(default)]
+    full: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LegalMsg {
+    #[serde(default)]
+    offset: usize,
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SyncMsg {
+    from: i64,
+}
+
+impl Connection {
+    async fn run(self, mut socket: WebSocket) {
+        // Subscribed before the hello is read, so nothing falls between.
+        let mut pushes = self.game.pushes.subscribe();
+        let hello = {
+            let inner = self.game.inner.lock().await;
+            let seat = self.seat(&inner);
+            json!({
+                "reply": "hello",
+                "protocol": warboard_protocol::PROTOCOL_VERSION,
+                "game": self.game.id,
+                "seq": inner.count(),
+                "powers": seat.iter().map(|p| inner.power_name(*p)).collect::<Vec<_>>(),
+                "status": status_name(inner.status),
+            })
+        };
+        if send(&mut socket, &hello).await.is_err() {
+            return;
+        }
+        loop {
+            tokio::select! {
+                incoming = socket.recv() => {
+                    let Some(Ok(message)) = incoming else { return };
+                    let text = match message {
+                        Message::Text(t) => t.to_string(),
+                        Message::Binary(_) => {
+                            let e = json!({"reply": "error", "code": "protocol/not-json", "message": "messages are JSON text"});
+                            if send(&mut socket, &e).await.is_err() { return }
+                            continue;
+                        }
+                        Message::Close(_) => return,
+                        _ => continue,
+                    };
+                    let reply = self.answer(&text).await;
+                    if send(&mut socket, &reply).await.is_err() { return }
+                }
+                push = pushes.recv() => {
+                    let out = match push {
+                        Ok(push) => self.render(push).await,
+                        Err(RecvError::Lagged(_)) => vec![json!({"reply": "resync"})],
+                        Err(RecvError::Closed) => return,
+                    };
+                    for message in out {
+                        if send(&mut socket, &message).await.is_err() { return }
+                    }
+                }
+            }
+        }
+    }
+
+    fn seat(&self, inner: &Inner) -> Vec<PowerId> {
+        self.account.as_deref().map(|a| inner.seat_of(a)).unwrap_or_default()
+    }
+
+    /// A pushed change as this connection's seat may read it.
+    async fn render(&self, push: Push) -> Vec<Value> {
+        match push {
+            Push::Entry { pushed, secret } => {
+                let inner = self.game.inner.lock().await;
+                let seat = self.seat(&inner);
+                vec![pushed.for_seat(&seat, secret, |p| inner.power_name(p))]
+            }
+            Push::Undone { seq } => vec![json!({"reply": "undone", "seq": seq})],
+            Push::Revealed(entries) => {
+                vec![json!({"reply": "revealed", "entries": entries.iter().map(|p| p.message.clone()).collect::<Vec<_>>()})]
+            }
+            Push::Resync => vec![json!({"reply": "resync"})],
+        }
+    }
+
+    /// One request, answered by exactly one `ok` or `error`.
+    async fn answer(&self, text: &str) -> Value {
+        let (id, cmd, outcome) = match parse(text) {
+            Err(e) => (None, None, Err(e)),
+            Ok((id, cmd, fields)) => {
+                let outcome = self.command(&cmd, fields).await;
+                (id, Some(cmd), outcome)
+            }
+        };
+        let mut reply = match outcome {
+            Ok(result) => json!({"reply": "ok", "cmd": cmd, "result": result}),
+            Err(e) => json!({"reply": "error", "cmd": cmd, "code": e.code, "message": e.message}),
+        };
+        if let Some(id) = id {
+            reply["id"] = id;
+        }
+        reply
+    }
+
+    async fn command(&self, cmd: &str, fields: Value) -> Result<Value, ApiError> {
+        let hub = &self.state.hub;
+        match cmd {
+            "apply" => {
+                let m: ApplyMsg = fields_of(fields)?;
+                if m.client_id.as_ref().is_some_and(|c| c.is_empty() || c.len() > 64) {
+                    return Err(ApiError::bad_request("protocol/bad-field", "`client_id` is 1 to 64 bytes"));
+                }
+                let account = self.player()?;
+                let accepted = hub.act(&self.game, account, &m.action, m.seq, m.client_id.as_deref()).await?;
+                Ok(json!({"seq": accepted.seq, "repeated": accepted.repeated}))
+            }
+            "undo" => {
+                let m: UndoMsg = fields_of(fields)?;
+                let account = self.player()?;
+                let seq = hub.undo(&self.game, account, m.seq).await?;
+                Ok(json!({"seq": seq}))
+            }
+            "state" => {
+                let m: StateMsg = fields_of(fields)?;
+                let inner = self.game.inner.lock().await;
+                let seat = self.seat(&inner);
+                let view = inner.view(&seat);
+                let record = inner.table.record();
+                let summary = summary_of(&view, record, &seat, awaiting(&inner, &seat), inner.table.think_ms());
+                let mut result = json!({"seq": inner.count(), "status": status_name(inner.status), "summary": summary});
+                if m.full {
+                    result["state"] = warboard_protocol::position_json(&view.ruleset, &view.state);
+                }
+                Ok(result)
+            }
+            "legal" => {
+                let m: LegalMsg = fields_of(fields)?;
+                let inner = self.game.inner.lock().await;
+                let seat = self.seat(&inner);
+                // Only the seat the game waits for is told its choices: the
+                // list names units the others may not see in sealed shopping.
+                if inner.table.actor().is_none_or(|p| !seat.contains(&p)) {
+                    return Err(ApiError::forbidden("auth/not-your-power", "the game does not wait for a power this account holds"));
+                }
+                let page = warboard_protocol::legal_page(inner.table.record(), m.offset, m.limit);
+                serde_json::to_value(page).map_err(|e| ApiError::internal(e.to_string()))
+            }
+            "sync" => {
+                let m: SyncMsg = fields_of(fields)?;
+                let inner = self.game.inner.lock().await;
+                let seat = self.seat(&inner);
+                match inner.since(m.from.max(0), &seat) {
+                    Some(entries) => Ok(json!({"seq": inner.count(), "entries": entries})),
+                    None => {
+                        let view = inner.view(&seat);
+                        Ok(json!({"seq": inner.count(), "snapshot": warboard_protocol::position_json(&view.ruleset, &view.state)}))
+                    }
+                }
+            }
+            "ping" => {
+                let _: UndoMsg = fields_of(fields)?;
+                Ok(json!({}))
+            }
+            other => Err(ApiError::bad_request("protocol/unknown-command", format!("unknown command `{other}` (apply, undo, state, legal, sync, ping)"))),
+        }
+    }
+
+    fn player(&self) -> Result<&str, ApiError> {
+        self.account.as_deref().ok_or_else(|| ApiError::unauthorized("sign in to play; this connection only watches"))
+    }
+}
+
+fn awaiting(inner: &Inner, seat: &[PowerId]) -> Awaiting {
+    match inner.table.actor() {
+        None => Awaiting::Nobody,
+        Some(p) if seat.contains(&p) => Awaiting::Client,
+        Some(p) if inner.table.is_computer(p) => Awaiting::Engine,
+        Some(_) => Awaiting::Player,
+    }
+}
+
+fn status_name(status: GameStatus) -> &'static str {
+    match status {
+        GameStatus::Open => "open",
+        GameStatus::Playing => "playing",
+        GameStatus::Over => "over",
+    }
+}
+
+/// A request: strict JSON (no key twice, no `null`), an object with a
+/// `cmd`, and optionally an `id` copied into the reply.
+fn parse(text: &str) -> Result<(Option<Value>, String, Value), ApiError> {
+    warboard_conform::strict_json::check(text).map_err(|e| ApiError::bad_request("protocol/bad-field", e))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| ApiError::bad_request("protocol/not-json", format!("not JSON: {e}")))?;
+    let Value::Object(mut fields) = value else {
+        return Err(ApiError::bad_request("protocol/not-object", "a request is a JSON object"));
+    };
+    let id = fields.remove("id");
+    if id.as_ref().is_some_and(|id| id.to_string().len() > warboard_protocol::MAX_ID) {
+        return Err(ApiError::bad_request("protocol/bad-field", format!("`id` is at most {} bytes of JSON", warboard_protocol::MAX_ID)));
+    }
+    let cmd = match fields.remove("cmd") {
+        Some(Value::String(cmd)) => cmd,
+        _ => return Err(ApiError::bad_request("protocol/missing-field", "a request names its `cmd`")),
+    };
+    Ok((id, cmd, Value::Object(fields)))
+}
+
+fn fields_of<T: serde::de::DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
+    serde_json::from_value(fields).map_err(|e| ApiError::bad_request("protocol/bad-field", e.to_string()))
+}
+
+async fn send(socket: &mut WebSocket, value: &Value) -> Result<(), axum::Error> {
+    socket.send(Message::Text(value.to_string().into())).await
+}
