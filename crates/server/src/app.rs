@@ -119,8 +119,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
             .await
             .map_err(|e| ApiError::new(e.status(), "request/too-large", format!("the request body could not be read: {e}")))?;
         let text = std::str::from_utf8(&bytes).map_err(|_| ApiError::bad_request("request/not-json", "the body is not UTF-8"))?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| ApiError::bad_request("request/not-json", format!("the body is not JSON: {e}")))?;
         warboard_conform::strict_json::check(text).map_err(|e| ApiError::bad_request("request/bad-field", e))?;
-        serde_json::from_str(text).map(StrictJson).map_err(|e| ApiError::bad_request("request/bad-json", e.to_string()))
+        serde_json::from_value(value).map(StrictJson).map_err(|e| ApiError::bad_request("request/bad-json", e.to_string()))
     }
 }
 

@@ -271,8 +271,8 @@ fn status_name(status: GameStatus) -> &'static str {
 /// A request: strict JSON (no key twice, no `null`), an object with a
 /// `cmd`, and optionally an `id` copied into the reply.
 fn parse(text: &str) -> Result<(Option<Value>, String, Value), ApiError> {
-    warboard_conform::strict_json::check(text).map_err(|e| ApiError::bad_request("protocol/bad-field", e))?;
     let value: Value = serde_json::from_str(text).map_err(|e| ApiError::bad_request("protocol/not-json", format!("not JSON: {e}")))?;
+    warboard_conform::strict_json::check(text).map_err(|e| ApiError::bad_request("protocol/bad-field", e))?;
     let Value::Object(mut fields) = value else {
         return Err(ApiError::bad_request("protocol/not-object", "a request is a JSON object"));
     };
