@@ -15,7 +15,7 @@ use serde_json::json;
 use crate::clock::{Clock, SystemClock};
 use crate::error::ApiError;
 use crate::live::Hub;
-use crate::store::Store;
+use crate::store::{Backend, Store};
 use crate::{auth, lobby, ws};
 
 /// The largest request body: every request is a small JSON object.
@@ -160,7 +160,11 @@ pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = (
     let listener = tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(%addr, database = %redact(&config.database), "warboard serve is listening");
-    let app = router(AppState::new(store.clone(), Arc::new(SystemClock), config));
+    let state = AppState::new(store.clone(), Arc::new(SystemClock), config);
+    if store.backend() == Backend::Postgres {
+        tokio::spawn(state.hub.clone().follow(store.url().to_string()));
+    }
+    let app = router(state);
     axum::serve(listener, app).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())?;
     store.close().await;
     tracing::info!("warboard serve stopped");

@@ -146,6 +146,20 @@ impl Inner {
         self.secret_from.take()
     }
 
+    /// Keeps a committed entry for reconnecting clients and sends it to the
+    /// game's connections; when it ends the round's secret shopping, the
+    /// sealed entries follow in full.
+    fn publish(&mut self, pushes: &broadcast::Sender<Push>, pushed: Arc<Pushed>) {
+        let revealed = self.note_secret(&pushed);
+        let secret = self.secret_from.is_some();
+        self.remember(pushed.clone());
+        let _ = pushes.send(Push::Entry { pushed, secret });
+        if let Some(from) = revealed {
+            let sealed: Vec<Arc<Pushed>> = self.recent.iter().filter(|p| p.seq >= from && p.sealed_for.is_some()).cloned().collect();
+            let _ = pushes.send(Push::Revealed(sealed));
+        }
+    }
+
     fn remember(&mut self, pushed: Arc<Pushed>) {
         self.recent.push_back(pushed);
         if self.recent.len() > CATCH_UP {
@@ -249,6 +263,8 @@ impl Hub {
             return Err(e.into());
         }
         inner.recent.pop_back();
+        let actor = inner.table.actor().map(|p| inner.power_name(p));
+        self.store.set_actor(&game.id, actor.as_deref()).await?;
         let _ = game.pushes.send(Push::Undone { seq: count - 1 });
         Ok(count - 1)
     }
@@ -283,14 +299,7 @@ impl Hub {
             inner.status = GameStatus::Over;
         }
         let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry);
-        let revealed = inner.note_secret(&pushed);
-        let secret = inner.secret_from.is_some();
-        inner.remember(pushed.clone());
-        let _ = game.pushes.send(Push::Entry { pushed, secret });
-        if let Some(from) = revealed {
-            let sealed: Vec<Arc<Pushed>> = inner.recent.iter().filter(|p| p.seq >= from && p.sealed_for.is_some()).cloned().collect();
-            let _ = game.pushes.send(Push::Revealed(sealed));
-        }
+        inner.publish(&game.pushes, pushed);
         Ok(())
     }
 
@@ -333,6 +342,90 @@ impl Hub {
                 }
             }
         });
+    }
+}
+
+impl Hub {
+    /// Follows the changes other servers on the same PostgreSQL database
+    /// make to games this one holds (LISTEN/NOTIFY: no broker beside the
+    /// database), so that their watchers here hear of a move within a
+    /// second. Runs until the process ends; the listener reconnects by
+    /// itself, and a game is read again whenever its count is not ours.
+    pub async fn follow(self: Arc<Self>, url: String) {
+        loop {
+            match sqlx::postgres::PgListener::connect(&url).await {
+                Ok(mut listener) => {
+                    if let Err(e) = listener.listen(crate::store::CHANNEL).await {
+                        tracing::warn!(error = %e, "cannot listen for other servers' moves");
+                    } else {
+                        while let Ok(note) = listener.recv().await {
+                            self.changed_elsewhere(note.payload()).await;
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot connect to listen for other servers' moves"),
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+    }
+
+    /// "GAME COUNT append|undo" from another server (or this one: then the
+    /// count is already ours and nothing happens).
+    async fn changed_elsewhere(&self, payload: &str) {
+        let mut words = payload.split(' ');
+        let (Some(id), Some(count), what) = (words.next(), words.next().and_then(|c| c.parse::<i64>().ok()), words.next()) else { return };
+        let Some(game) = self.games.lock().expect("the hub's map is never poisoned").get(id).cloned() else { return };
+        let mut inner = game.inner.lock().await;
+        let ours = inner.count();
+        if ours == count && what != Some("undo") {
+            return;
+        }
+        if what != Some("undo") && count > ours && self.catch_up(&game, &mut inner).await {
+            return;
+        }
+        match load(&self.store, id).await {
+            Ok(fresh) => *inner = fresh,
+            Err(e) => {
+                tracing::warn!(game = id, code = %e.code, "cannot read a game another server changed");
+                drop(inner);
+                self.forget(id);
+                let _ = game.pushes.send(Push::Resync);
+                return;
+            }
+        }
+        if inner.count() < ours || what == Some("undo") {
+            let _ = game.pushes.send(Push::Resync);
+            return;
+        }
+        for pushed in inner.recent.iter().filter(|p| p.seq >= ours) {
+            let secret = inner.secret_from.is_some_and(|f| pushed.seq >= f);
+            let _ = game.pushes.send(Push::Entry { pushed: pushed.clone(), secret });
+        }
+    }
+}
+
+impl Hub {
+    /// Applies the entries another server committed after ours, each
+    /// checked against its dice and state hash, and sends them on; false
+    /// where that cannot be done (the caller then reads the whole game).
+    async fn catch_up(&self, game: &LiveGame, inner: &mut Inner) -> bool {
+        let Ok(rows) = self.store.entries(&game.id, inner.count()).await else { return false };
+        for r in rows {
+            let Ok(entry) = serde_json::from_str::<Entry>(&r.entry_json) else { return false };
+            let Ok(applied) = inner.table.apply_committed(&entry.action.value(), entry.by) else { return false };
+            if applied.entry.dice != entry.dice || state_hash(inner.table.record().state()) != r.state_hash {
+                return false;
+            }
+            if r.seq + 1 != inner.count() {
+                return false;
+            }
+            if let Some(status) = inner.table.record().state().winner.as_ref().map(|_| GameStatus::Over) {
+                inner.status = status;
+            }
+            let pushed = pushed(inner.table.game(), r.seq, applied.power, &applied.before, &applied.entry);
+            inner.publish(&game.pushes, pushed);
+        }
+        true
     }
 }
 

@@ -127,6 +127,11 @@ async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
     state.store.set_status(id, GameStatus::Playing).await?;
     state.hub.forget(id);
     let game = state.hub.game(id).await?;
+    let actor = {
+        let inner = game.inner.lock().await;
+        inner.table.actor().map(|p| inner.power_name(p))
+    };
+    state.store.set_actor(id, actor.as_deref()).await?;
     state.hub.kick(game);
     Ok(())
 }

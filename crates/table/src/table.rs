@@ -255,6 +255,14 @@ impl Table {
         self.take(power, action, origin)
     }
 
+    /// Applies an action that is already part of the game elsewhere (a
+    /// server reading what another server committed): no seat to check.
+    pub fn apply_committed(&mut self, action: &Value, origin: Origin) -> Result<Applied, Refusal> {
+        let named = warboard_conform::case::acting_power(self.game(), action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
+        let power = named.or(self.actor()).unwrap_or(self.game().state.turn);
+        self.take(power, action, origin)
+    }
+
     /// Applies an action already judged to be `power`'s to take.
     fn take(&mut self, power: PowerId, action: &Value, origin: Origin) -> Result<Applied, Refusal> {
         let preface = match self.preface {

@@ -255,6 +255,16 @@ impl Store {
         Ok(())
     }
 
+    /// Whose decision the game waits for, for game lists: set when the game
+    /// starts and after an undo (appends set it themselves).
+    pub async fn set_actor(&self, game_id: &str, actor: Option<&str>) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE games SET actor = $2 WHERE id = $1").bind(game_id).bind(actor).execute(&self.pool).await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     /// Public games waiting for players, newest first.
     pub async fn open_games(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let sql = format!(

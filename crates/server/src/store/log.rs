@@ -12,6 +12,10 @@ use sqlx::Row;
 use super::error::is_unique_violation;
 use super::{GameStatus, Store, StoreError};
 
+/// The PostgreSQL channel on which a change to a game's log is announced:
+/// "GAME COUNT append|undo".
+pub const CHANNEL: &str = "warboard_games";
+
 /// One entry to append, with what it changes in the game's summary row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Append {
@@ -115,7 +119,18 @@ impl Store {
             tx.rollback().await?;
             return Err(AppendRefused::Other(StoreError::Stale));
         }
+        self.announce(&mut tx, &entry.game_id, entry.seq + 1, "append").await?;
         tx.commit().await?;
+        Ok(())
+    }
+
+    /// Tells the other servers on this database that a game's log changed
+    /// (PostgreSQL's NOTIFY, delivered when the transaction commits, so
+    /// never for a change that did not happen). SQLite has one server.
+    async fn announce(&self, tx: &mut sqlx::Transaction<'_, sqlx::Any>, game_id: &str, count: i64, what: &str) -> Result<(), sqlx::Error> {
+        if self.backend == super::Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(format!("{game_id} {count} {what}")).execute(&mut **tx).await?;
+        }
         Ok(())
     }
 
@@ -174,6 +189,7 @@ impl Store {
                 expected_count - 1
             )));
         }
+        self.announce(&mut tx, game_id, expected_count - 1, "undo").await?;
         tx.commit().await?;
         Ok(())
     }

@@ -22,7 +22,7 @@ use sqlx::{AnyConnection, AnyPool};
 pub use accounts::Account;
 pub use error::StoreError;
 pub use games::{GameRow, GameStatus, NewGame, SeatKind, SeatRow};
-pub use log::{Append, LogRow};
+pub use log::{Append, LogRow, CHANNEL};
 pub use tokens::{TokenKind, TokenRow};
 
 /// How long a connection waits on another's lock before giving up. SQLite
@@ -44,6 +44,8 @@ pub struct Store {
     /// Set by [`Store::open_fresh_postgres_schema`]: (base URL, schema name),
     /// so [`Store::drop_fresh_schema`] can clean up.
     fresh_schema: Option<(String, String)>,
+    /// The URL it was opened with (for SQLite, as completed here).
+    url: String,
 }
 
 impl Store {
@@ -57,7 +59,7 @@ impl Store {
             Backend::Postgres => (url.to_string(), AnyPoolOptions::new()),
         };
         let pool = options.connect(&url).await?;
-        let store = Store { pool, backend, fresh_schema: None };
+        let store = Store { pool, backend, fresh_schema: None, url };
         store.migrate().await?;
         Ok(store)
     }
@@ -74,6 +76,28 @@ impl Store {
         let mut conn = AnyConnection::connect(base_url).await?;
         sqlx::query(&format!("CREATE SCHEMA \"{schema}\"")).execute(&mut conn).await?;
         conn.close().await?;
+        let mut store = Store::in_schema(base_url, &schema).await?;
+        store.fresh_schema = Some((base_url.to_string(), schema));
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Another store on the same database and schema, as a second server
+    /// process would open it (tests of several servers on one database).
+    /// Dropping it leaves the schema alone.
+    pub async fn open_again(&self) -> Result<Store, StoreError> {
+        match &self.fresh_schema {
+            Some((base, schema)) => Store::in_schema(base, schema).await,
+            None => Store::open(&self.url).await,
+        }
+    }
+
+    /// The database's URL (PostgreSQL's listener connects with it).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    async fn in_schema(base_url: &str, schema: &str) -> Result<Store, StoreError> {
 
         // Every pooled connection, whenever it is opened, must see only the
         // new schema: a hook rather than URL options, which would have to be
@@ -89,9 +113,7 @@ impl Store {
             })
             .connect(base_url)
             .await?;
-        let store = Store { pool, backend: Backend::Postgres, fresh_schema: Some((base_url.to_string(), schema)) };
-        store.migrate().await?;
-        Ok(store)
+        Ok(Store { pool, backend: Backend::Postgres, fresh_schema: None, url: base_url.to_string() })
     }
 
     /// Closes the pool and drops the schema made by

@@ -58,8 +58,23 @@ impl TestServer {
                 (Store::open_fresh_postgres_schema(&url).await.expect("PostgreSQL opens"), None)
             }
         };
+        TestServer::serve(store, sqlite).await
+    }
+
+    /// A second server on the same database (PostgreSQL: the same schema),
+    /// as another process would be.
+    pub async fn beside(&self) -> TestServer {
+        let store = self.store.open_again().await.expect("the database opens again");
+        TestServer::serve(store, None).await
+    }
+
+    async fn serve(store: Store, sqlite: Option<PathBuf>) -> TestServer {
         let config = Config { thinkers: 2, ..Config::default() };
-        let app = warboard_server::router(AppState::new(store.clone(), Arc::new(SystemClock), config));
+        let state = AppState::new(store.clone(), Arc::new(SystemClock), config);
+        if store.backend() == warboard_server::store::Backend::Postgres {
+            tokio::spawn(state.hub.clone().follow(store.url().to_string()));
+        }
+        let app = warboard_server::router(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
         let addr = listener.local_addr().expect("an address");
         let task = tokio::spawn(async move {
