@@ -88,6 +88,7 @@ impl Server {
         let log = File::options().create(true).append(true).open(&self.log).expect("the server's log");
         let child = Command::new(env!("CARGO_BIN_EXE_warboard"))
             .args(["serve", "--listen", &self.addr, "--database", &format!("sqlite://{}", self.db.display()), "--log", "info"])
+            .env("NO_COLOR", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -536,8 +537,14 @@ async fn killed_servers_keep_every_acknowledged_action() {
         player.refusals.len(),
         started.elapsed().as_secs_f64()
     );
+    let mut kinds = std::collections::BTreeMap::new();
+    for (action, _) in &player.acked {
+        *kinds.entry(action["type"].as_str().unwrap_or("?").to_string()).or_insert(0) += 1;
+    }
+    println!("serve_kill: actions by type: {kinds:?}");
     for r in &player.refusals {
         println!("serve_kill: refused: {r}");
     }
     assert!(player.attacked, "Germany's attack was tried");
+    assert!(kinds.contains_key("battle") && kinds.contains_key("casualties"), "a battle was fought: {kinds:?}");
 }
