@@ -165,10 +165,21 @@ pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = (
         tokio::spawn(state.hub.clone().follow(store.url().to_string()));
     }
     let app = router(state);
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())?;
+    axum::serve(without_delay(listener), app).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())?;
     store.close().await;
     tracing::info!("warboard serve stopped");
     Ok(())
+}
+
+/// The listener with Nagle's algorithm off on every connection: an answer
+/// and the push after it are small writes, and without this the second
+/// waits for the client's delayed acknowledgement (tens of ms a move).
+pub fn without_delay(listener: tokio::net::TcpListener) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt;
+    fn no_delay(tcp: &mut tokio::net::TcpStream) {
+        let _ = tcp.set_nodelay(true);
+    }
+    listener.tap_io(no_delay as fn(&mut tokio::net::TcpStream))
 }
 
 /// A database URL without its password, for the logs.

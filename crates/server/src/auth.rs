@@ -127,8 +127,14 @@ fn check_password(password: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// Password hashes computed at once: each takes 19 MiB and a core for tens
+/// of milliseconds, so a burst of sign-ups queues here instead of filling
+/// the blocking pool (and memory) with hashes.
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
 /// Argon2id on the blocking pool.
 async fn hash_password(password: String) -> Result<String, ApiError> {
+    let _permit = HASHING.acquire().await.map_err(|e| ApiError::internal(e.to_string()))?;
     tokio::task::spawn_blocking(move || {
         let mut salt = [0u8; 16];
         getrandom::fill(&mut salt).map_err(|e| ApiError::internal(format!("no randomness from the operating system: {e}")))?;
@@ -140,6 +146,7 @@ async fn hash_password(password: String) -> Result<String, ApiError> {
 }
 
 async fn verify_password(password: String, phc: String) -> bool {
+    let Ok(_permit) = HASHING.acquire().await else { return false };
     tokio::task::spawn_blocking(move || {
         PasswordHash::new(&phc).is_ok_and(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
     })

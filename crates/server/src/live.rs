@@ -62,7 +62,7 @@ impl Pushed {
     pub fn for_seat(&self, viewer: &[PowerId], secret: bool, power_name: impl Fn(PowerId) -> String) -> Value {
         match self.sealed_for {
             Some(p) if secret && !viewer.contains(&p) => {
-                json!({"reply": "entry", "seq": self.seq, "power": power_name(p), "sealed": true})
+                json!({"reply": "entry", "seq": self.seq, "power": power_name(p), "sealed": true, "next": self.message["next"]})
             }
             _ => self.message.clone(),
         }
@@ -460,7 +460,17 @@ fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules:
         "by": match entry.by { Origin::Client => "player", Origin::Engine => "computer" },
         "action": entry.action.value(),
         "events": events,
+        "next": next_actor(game),
     })
+}
+
+/// The power whose decision the game waits for after an entry (`null` once
+/// it is over): a client knows from the push alone whether it is to act.
+fn next_actor(game: &Game) -> Value {
+    match game.actor() {
+        warboard_rules::game::Actor::Power(p) => json!(game.ruleset.power(p).id),
+        warboard_rules::game::Actor::Terminal => Value::Null,
+    }
 }
 
 /// The entry as sent, sealed where it was a nation's secret shopping.

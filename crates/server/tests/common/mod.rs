@@ -78,7 +78,7 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
         let addr = listener.local_addr().expect("an address");
         let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
+            let _ = axum::serve(warboard_server::app::without_delay(listener), app).await;
         });
         TestServer { addr, store, sqlite, task }
     }
@@ -143,7 +143,7 @@ impl TestServer {
         if let Some(t) = token {
             request.headers_mut().insert("Authorization", format!("Bearer {t}").parse().expect("a header"));
         }
-        let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("the WebSocket opens");
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(request, None, true).await.expect("the WebSocket opens");
         let mut ws = Ws { socket, pushes: Vec::new(), next_id: 0 };
         let hello = ws.recv().await;
         assert_eq!(hello["reply"], "hello", "{hello}");
