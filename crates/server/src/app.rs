@@ -164,6 +164,7 @@ pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = (
     if store.backend() == Backend::Postgres {
         tokio::spawn(state.hub.clone().follow(store.url().to_string()));
     }
+    tokio::spawn(state.hub.clone().sweep_every(std::time::Duration::from_secs(60)));
     let app = router(state);
     axum::serve(without_delay(listener), app).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())?;
     store.close().await;

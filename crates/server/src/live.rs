@@ -210,10 +210,37 @@ impl Hub {
         Ok(games.entry(id.to_string()).or_insert(fresh).clone())
     }
 
-    /// Forgets a game's table (its seats changed, or it was found stale):
-    /// the next use reads it again.
-    pub fn forget(&self, id: &str) {
-        self.games.lock().expect("the hub's map is never poisoned").remove(id);
+    fn loaded(&self, id: &str) -> Option<Arc<LiveGame>> {
+        self.games.lock().expect("the hub's map is never poisoned").get(id).cloned()
+    }
+
+    /// Reads a game this server holds again from the store (its seats
+    /// changed, or its table may be damaged), keeping its connections.
+    pub async fn reread(&self, id: &str) -> Result<(), ApiError> {
+        let Some(game) = self.loaded(id) else { return Ok(()) };
+        let mut inner = game.inner.lock().await;
+        self.reload(&game, &mut inner).await
+    }
+
+    /// Forgets the games nobody holds (no connection, request or computer
+    /// player): the log has them, and the next use reads them again.
+    /// Returns how many were forgotten.
+    pub fn sweep(&self) -> usize {
+        let mut games = self.games.lock().expect("the hub's map is never poisoned");
+        let before = games.len();
+        games.retain(|_, g| Arc::strong_count(g) > 1);
+        before - games.len()
+    }
+
+    /// Sweeps every `period`, for as long as the server runs.
+    pub async fn sweep_every(self: Arc<Self>, period: std::time::Duration) {
+        loop {
+            tokio::time::sleep(period).await;
+            let gone = self.sweep();
+            if gone > 0 {
+                tracing::debug!(games = gone, "idle games left memory");
+            }
+        }
     }
 
     /// Reads the game again from the log, after a failed commit or a change
@@ -322,8 +349,9 @@ impl Hub {
                 .await;
                 drop(permit);
                 let Ok((mut inner, step)) = thought else {
-                    tracing::error!(game = %game.id, "a computer player panicked");
-                    hub.forget(&game.id);
+                    tracing::error!(game = %game.id, "a computer player panicked; the game is read again");
+                    let mut inner = game.inner.lock().await;
+                    let _ = hub.reload(&game, &mut inner).await;
                     return;
                 };
                 match step {
@@ -374,7 +402,7 @@ impl Hub {
     async fn changed_elsewhere(&self, payload: &str) {
         let mut words = payload.split(' ');
         let (Some(id), Some(count), what) = (words.next(), words.next().and_then(|c| c.parse::<i64>().ok()), words.next()) else { return };
-        let Some(game) = self.games.lock().expect("the hub's map is never poisoned").get(id).cloned() else { return };
+        let Some(game) = self.loaded(id) else { return };
         let mut inner = game.inner.lock().await;
         let ours = inner.count();
         if ours == count && what != Some("undo") {
@@ -386,9 +414,8 @@ impl Hub {
         match load(&self.store, id).await {
             Ok(fresh) => *inner = fresh,
             Err(e) => {
+                // The next action here fails to commit and reads it again.
                 tracing::warn!(game = id, code = %e.code, "cannot read a game another server changed");
-                drop(inner);
-                self.forget(id);
                 let _ = game.pushes.send(Push::Resync);
                 return;
             }

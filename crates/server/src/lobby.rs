@@ -125,7 +125,7 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
 /// it holds the first power.
 async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
     state.store.set_status(id, GameStatus::Playing).await?;
-    state.hub.forget(id);
+    state.hub.reread(id).await?;
     let game = state.hub.game(id).await?;
     let actor = {
         let inner = game.inner.lock().await;

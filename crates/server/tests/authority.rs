@@ -142,6 +142,16 @@ async fn a_reconnecting_client_reads_exactly_what_it_missed() {
     let all = watcher.request(json!({"cmd": "sync", "from": 0})).await;
     assert_eq!(all["result"]["entries"].as_array().map(Vec::len), Some((seen + 4) as usize));
     assert_eq!(watcher.apply(json!({"type": "end_phase"})).await["code"], "auth/required");
+    // A game nobody holds leaves memory and is read again from the log.
+    let before = again.request(json!({"cmd": "state", "full": true})).await["result"].clone();
+    drop((again, watcher));
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(server.hub.sweep() >= 1, "the idle game left memory");
+    let mut back = server.ws(&game, Some(&allies)).await;
+    assert_eq!(back.request(json!({"cmd": "state", "full": true})).await["result"], before);
+    // Russia's turn is over: the seats read again still know whose it is.
+    let reply = back.apply(json!({"type": "end_phase"})).await;
+    assert_eq!(reply["code"], "auth/not-your-power", "{reply}");
     server.stop().await;
 }
 

@@ -42,6 +42,7 @@ pub fn databases(test: &str) -> Vec<Db> {
 pub struct TestServer {
     pub addr: SocketAddr,
     pub store: Store,
+    pub hub: Arc<warboard_server::live::Hub>,
     sqlite: Option<PathBuf>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -74,13 +75,14 @@ impl TestServer {
         if store.backend() == warboard_server::store::Backend::Postgres {
             tokio::spawn(state.hub.clone().follow(store.url().to_string()));
         }
+        let hub = state.hub.clone();
         let app = warboard_server::router(state);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a loopback port");
         let addr = listener.local_addr().expect("an address");
         let task = tokio::spawn(async move {
             let _ = axum::serve(warboard_server::app::without_delay(listener), app).await;
         });
-        TestServer { addr, store, sqlite, task }
+        TestServer { addr, store, hub, sqlite, task }
     }
 
     pub async fn stop(self) {
