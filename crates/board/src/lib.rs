@@ -1,0 +1,1 @@
+//! The drawn board of each map.
