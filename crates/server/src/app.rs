@@ -55,13 +55,18 @@ pub struct AppState {
     pub hub: Arc<Hub>,
     pub config: Arc<Config>,
     pub connections: Arc<Connections>,
+    /// Set when the server is stopping: open WebSockets close (graceful
+    /// shutdown waits for every connection, and a WebSocket never ends by
+    /// itself).
+    pub stopping: Arc<tokio::sync::watch::Sender<bool>>,
 }
 
 impl AppState {
     pub fn new(store: Store, clock: Arc<dyn Clock>, config: Config) -> AppState {
         let hub = Hub::new(store.clone(), clock.clone(), config.thinkers);
         let connections = Arc::new(Connections { limit: config.max_connections_per_account, open: Mutex::new(HashMap::new()) });
-        AppState { store, clock, hub, config: Arc::new(config), connections }
+        let stopping = Arc::new(tokio::sync::watch::Sender::new(false));
+        AppState { store, clock, hub, config: Arc::new(config), connections, stopping }
     }
 }
 
@@ -141,6 +146,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
 }
 
@@ -148,6 +154,21 @@ async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> 
     // A health check that touches the database, so a dead one shows.
     state.store.game("health-check").await?;
     Ok(Json(json!({"status": "ok"})))
+}
+
+/// One structured line a request: method, route, status, time taken
+/// (answers the server got wrong at `warn`).
+async fn log_request(request: Request, next: axum::middleware::Next) -> axum::response::Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    let (status, ms) = (response.status().as_u16(), started.elapsed().as_secs_f64() * 1e3);
+    if response.status().is_server_error() {
+        tracing::warn!(%method, path, status, ms, "request");
+    } else {
+        tracing::info!(%method, path, status, ms, "request");
+    }
+    response
 }
 
 async fn not_found() -> ApiError {
@@ -165,7 +186,12 @@ pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = (
         tokio::spawn(state.hub.clone().follow(store.url().to_string()));
     }
     tokio::spawn(state.hub.clone().sweep_every(std::time::Duration::from_secs(60)));
+    let stopping = state.stopping.clone();
     let app = router(state);
+    let shutdown = async move {
+        shutdown.await;
+        stopping.send_replace(true);
+    };
     axum::serve(without_delay(listener), app).with_graceful_shutdown(shutdown).await.map_err(|e| e.to_string())?;
     store.close().await;
     tracing::info!("warboard serve stopped");

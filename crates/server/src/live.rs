@@ -480,6 +480,11 @@ pub fn refusal(r: Refusal) -> ApiError {
 fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry) -> Value {
     let rs = &game.ruleset;
     let events: Vec<Value> = entry.events.iter().map(|e| warboard_protocol::event_json(rs, before, &game.state, e)).collect();
+    // The story in the terminal game's words, so the browser tells the same.
+    let story: Vec<Value> = warboard_table::narrate::describe(rs, before, &game.state, &entry.resolved, &entry.events)
+        .into_iter()
+        .map(|l| json!({"kind": l.kind.name(), "text": l.text}))
+        .collect();
     json!({
         "reply": "entry",
         "seq": seq,
@@ -487,6 +492,7 @@ fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules:
         "by": match entry.by { Origin::Client => "player", Origin::Engine => "computer" },
         "action": entry.action.value(),
         "events": events,
+        "story": story,
         "next": next_actor(game),
     })
 }

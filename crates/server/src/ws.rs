@@ -98,6 +98,10 @@ impl Connection {
     async fn run(self, mut socket: WebSocket) {
         // Subscribed before the hello is read, so nothing falls between.
         let mut pushes = self.game.pushes.subscribe();
+        let mut stopping = self.state.stopping.subscribe();
+        if *stopping.borrow_and_update() {
+            return;
+        }
         let hello = {
             let inner = self.game.inner.lock().await;
             let seat = self.seat(&inner);
@@ -115,6 +119,12 @@ impl Connection {
         }
         loop {
             tokio::select! {
+                _ = stopping.changed() => {
+                    // 1001: going away; the client reconnects elsewhere or later.
+                    let frame = axum::extract::ws::CloseFrame { code: 1001, reason: "the server is stopping".into() };
+                    let _ = socket.send(Message::Close(Some(frame))).await;
+                    return;
+                }
                 incoming = socket.recv() => {
                     let Some(Ok(message)) = incoming else { return };
                     let text = match message {

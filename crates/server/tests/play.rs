@@ -109,6 +109,15 @@ async fn classic_game(db: Db) {
     // Every entry reached the other seat as it happened.
     let seq = players.first().request(json!({"cmd": "state"})).await["result"]["seq"].as_i64().expect("seq");
     players.holder("russia").wait_for_seq(seq - 1).await;
+    // The entries tell the story in the terminal game's words.
+    let told: Vec<String> = players
+        .first()
+        .pushes
+        .iter()
+        .flat_map(|p| p["story"].as_array().cloned().unwrap_or_default())
+        .filter_map(|l| l["text"].as_str().map(String::from))
+        .collect();
+    assert!(told.iter().any(|t| t == "russia buys 2 inf for 6 IPCs"), "{told:?}");
     // The record downloads as a save that replays to the same game.
     let (status, text) = server.http_text("GET", &format!("/api/games/{game}/record"), Some(&axis), None).await;
     assert_eq!(status, 200);

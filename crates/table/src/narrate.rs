@@ -43,6 +43,25 @@ pub enum LineKind {
     Note,
 }
 
+impl LineKind {
+    /// The kind's name where a line travels as data (the server's pushes).
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::Turn => "turn",
+            LineKind::Phase => "phase",
+            LineKind::Action => "action",
+            LineKind::Battle => "battle",
+            LineKind::Dice => "dice",
+            LineKind::Loss => "loss",
+            LineKind::Capture => "capture",
+            LineKind::Income => "income",
+            LineKind::Odds => "odds",
+            LineKind::Victory => "victory",
+            LineKind::Note => "note",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogLine {
     pub kind: LineKind,

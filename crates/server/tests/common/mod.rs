@@ -103,27 +103,11 @@ impl TestServer {
 
     /// One HTTP/1.1 request; the status and the JSON body (`Null` if none).
     pub async fn http(&self, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
-        let (status, text) = self.http_text(method, path, token, body.map(|b| b.to_string()).as_deref()).await;
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+        HttpClient { addr: self.addr }.http(method, path, token, body).await
     }
 
     pub async fn http_text(&self, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
-        let mut stream = TcpStream::connect(self.addr).await.expect("the server accepts");
-        let body = body.unwrap_or("");
-        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-        let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).await.expect("the request is sent");
-        let mut response = Vec::new();
-        stream.read_to_end(&mut response).await.expect("the response is read");
-        let response = String::from_utf8_lossy(&response).to_string();
-        let (head, rest) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
-        (status, if chunked { dechunk(rest) } else { rest.to_string() })
+        HttpClient { addr: self.addr }.http_text(method, path, token, body).await
     }
 
     /// Signs up an account; its bearer token.
@@ -151,6 +135,38 @@ impl TestServer {
         assert_eq!(hello["reply"], "hello", "{hello}");
         ws.pushes.clear();
         ws
+    }
+}
+
+
+/// Plain HTTP/1.1 over a fresh connection each request.
+pub struct HttpClient {
+    pub addr: SocketAddr,
+}
+
+impl HttpClient {
+    pub async fn http(&self, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> (u16, Value) {
+        let (status, text) = self.http_text(method, path, token, body.map(|b| b.to_string()).as_deref()).await;
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    pub async fn http_text(&self, method: &str, path: &str, token: Option<&str>, body: Option<&str>) -> (u16, String) {
+        let mut stream = TcpStream::connect(self.addr).await.expect("the server accepts");
+        let body = body.unwrap_or("");
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await.expect("the request is sent");
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.expect("the response is read");
+        let response = String::from_utf8_lossy(&response).to_string();
+        let (head, rest) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+        (status, if chunked { dechunk(rest) } else { rest.to_string() })
     }
 }
 
