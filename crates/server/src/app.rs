@@ -145,6 +145,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(lobby::record))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn(log_request))
         .with_state(state)
@@ -169,6 +170,10 @@ async fn log_request(request: Request, next: axum::middleware::Next) -> axum::re
         tracing::info!(%method, path, status, ms, "request");
     }
     response
+}
+
+async fn wrong_method(method: axum::http::Method) -> ApiError {
+    ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "request/wrong-method", format!("this route does not take {method} (see docs/server.md)"))
 }
 
 async fn not_found() -> ApiError {

@@ -137,7 +137,8 @@ async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
 }
 
 /// `GET /api/games?filter=open|mine`
-pub async fn list(State(state): State<AppState>, who: MaybeAuthed, Query(q): Query<ListQuery>) -> Result<Json<Value>, ApiError> {
+pub async fn list(State(state): State<AppState>, who: MaybeAuthed, uri: axum::http::Uri) -> Result<Json<Value>, ApiError> {
+    let Query(q) = Query::<ListQuery>::try_from_uri(&uri).map_err(|e| ApiError::bad_request("request/bad-field", e.body_text()))?;
     let rows = match (q.filter.as_deref().unwrap_or("open"), &who.0) {
         ("open", _) => state.store.open_games(100).await?,
         ("mine", Some(authed)) => state.store.games_of(&authed.account.id, 100).await?,

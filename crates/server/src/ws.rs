@@ -26,7 +26,13 @@ use crate::store::GameStatus;
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
 /// `GET /api/games/{id}/ws`
-pub async fn upgrade(State(state): State<AppState>, who: MaybeAuthed, Path(id): Path<String>, ws: WebSocketUpgrade) -> Result<Response, ApiError> {
+pub async fn upgrade(
+    State(state): State<AppState>,
+    who: MaybeAuthed,
+    Path(id): Path<String>,
+    ws: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, ApiError> {
+    let ws = ws.map_err(|e| ApiError::bad_request("request/not-websocket", format!("this route is a WebSocket: {}", e.body_text())))?;
     let game = state.hub.game(&id).await?;
     let account = who.0.map(|a| a.account.id);
     {

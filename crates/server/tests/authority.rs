@@ -233,6 +233,17 @@ async fn bad_requests_get_one_clear_error_and_change_nothing() {
     assert_eq!(ws.request(json!({"cmd": "state", "colour": "red"})).await["code"], "protocol/bad-field");
     ws.send_text(r#"{"cmd":"state","cmd":"sync"}"#).await;
     assert_eq!(ws.recv().await["code"], "protocol/bad-field");
+    // Routes: an unknown one, a wrong method, a bad query, not a WebSocket.
+    let (status, body) = server.http("GET", "/api/nowhere", Some(&me), None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (404, Some("request/unknown-route")), "{body}");
+    let (status, body) = server.http("GET", "/api/signup", None, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (405, Some("request/wrong-method")), "{body}");
+    let (status, body) = server.http("GET", "/api/games?filter=open&sort=new", None, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("request/bad-field")), "{body}");
+    let (status, body) = server.http("GET", "/api/games?filter=everything", None, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("request/bad-field")), "{body}");
+    let (status, body) = server.http("GET", &format!("/api/games/{game}/ws"), Some(&me), None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (400, Some("request/not-websocket")), "{body}");
     // Signing out ends the session.
     let (status, _) = server.http("POST", "/api/signout", Some(&me), None).await;
     assert_eq!(status, 204);
