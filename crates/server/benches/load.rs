@@ -12,12 +12,15 @@
 //! `--max-games-per-account 1000`); with `--second`, each game's second
 //! client talks to the second server (several servers on one PostgreSQL).
 
+// The tests' plain HTTP client, shared.
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::Mutex;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -234,18 +237,8 @@ async fn signup(server: &str, name: &str) -> String {
 }
 
 async fn http(server: &str, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let mut stream = TcpStream::connect(server).await.expect("the server accepts");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    let request =
-        format!("{method} {path} HTTP/1.1\r\nHost: {server}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len());
-    stream.write_all(request.as_bytes()).await.expect("sent");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.expect("read");
-    let response = String::from_utf8_lossy(&response).to_string();
-    let (head, rest) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    (status, serde_json::from_str(rest).unwrap_or(Value::Null))
+    let client = common::HttpClient { addr: server.parse().expect("HOST:PORT") };
+    client.http(method, path, token, body.as_ref()).await
 }
 
 /// The process's resident memory, from /proc (Linux), in KiB.
