@@ -16,7 +16,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::error::ApiError;
 use crate::live::Hub;
 use crate::store::{Backend, Store};
-use crate::{auth, lobby, ws};
+use crate::{auth, lobby, rulesets, web, ws};
 
 /// The largest request body: every request is a small JSON object.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -133,12 +133,19 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
 
 pub fn router(state: AppState) -> Router {
     Router::new()
+        .route("/", get(web::index))
+        .route("/app.js", get(web::app_js))
+        .route("/app.css", get(web::app_css))
+        .route("/lobby", get(web::index))
+        .route("/game/{id}", get(web::index))
         .route("/health", get(health))
         .route("/api/signup", post(auth::sign_up))
         .route("/api/signin", post(auth::sign_in))
         .route("/api/signout", post(auth::sign_out))
         .route("/api/me", get(auth::me))
         .route("/api/tokens", post(auth::new_api_token))
+        .route("/api/rulesets", get(rulesets::list))
+        .route("/api/rulesets/{name}", get(rulesets::show))
         .route("/api/games", get(lobby::list).post(lobby::create))
         .route("/api/games/{id}", get(lobby::show))
         .route("/api/games/{id}/seats/{power}", post(lobby::take_seat).delete(lobby::leave_seat))

@@ -12,7 +12,9 @@ pub mod clock;
 pub mod error;
 pub mod live;
 pub mod lobby;
+pub mod rulesets;
 pub mod store;
+pub mod web;
 pub mod ws;
 
 pub use app::{router, serve, AppState, Config};

@@ -1,0 +1,1 @@
+"use strict";(()=>{var t=document.getElementById("app");t&&(t.textContent="warboard");})();

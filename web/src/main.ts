@@ -1,0 +1,6 @@
+import "./app.css";
+
+const app = document.getElementById("app");
+if (app) {
+  app.textContent = "warboard";
+}
