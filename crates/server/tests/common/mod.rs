@@ -4,6 +4,8 @@
 //! WebSocket clients.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
