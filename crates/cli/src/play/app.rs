@@ -47,6 +47,10 @@ pub struct App {
     /// The power picker: which powers are ticked, and the highlighted row.
     pub picked: Vec<bool>,
     pub pick_cursor: usize,
+    /// Enter was pressed with no power ticked: the picker asked whether
+    /// the computer should play every power (issue 33, point 1); a second
+    /// Enter with nothing ticked says yes.
+    pub watch_asked: bool,
     pub input: String,
     /// The file a `load` was asked for while actions were unsaved: the same
     /// `load` again goes ahead.
@@ -95,6 +99,7 @@ impl App {
             session,
             picked,
             pick_cursor: 0,
+            watch_asked: false,
             input: String::new(),
             load_asked: None,
             refused_line: false,
@@ -231,6 +236,7 @@ impl App {
             KeyCode::Up => self.pick_cursor = self.pick_cursor.saturating_sub(1),
             KeyCode::Down => self.pick_cursor = (self.pick_cursor + 1).min(n.saturating_sub(1)),
             KeyCode::Char(' ') | KeyCode::Char('x') => {
+                self.watch_asked = false;
                 if let Some(p) = self.picked.get_mut(self.pick_cursor) {
                     *p = !*p;
                 }
@@ -247,9 +253,14 @@ impl App {
                 self.picked.iter_mut().for_each(|p| *p = !all);
             }
             KeyCode::Enter => {
+                let nobody = !self.picked.iter().any(|p| *p);
+                if nobody && !self.watch_asked {
+                    self.watch_asked = true;
+                    return;
+                }
                 self.session.set_humans(self.picked.clone());
                 self.screen = Screen::Game;
-                if !self.picked.iter().any(|p| *p) {
+                if nobody {
                     self.message = Some(Message::Info("the computer plays every power: watch, or quit".into()));
                 }
             }

@@ -67,11 +67,12 @@ fn titled(title: String) -> Block<'static> {
 
 fn draw_picker(frame: &mut Frame, app: &App, area: Rect) {
     let game = app.shown();
+    // The seed on a line of its own: a seed from the operating system has
+    // up to twenty digits, and a title beside it was cut (issue 33, point 12).
+    let seed = app.session.seed().map(|s| format!("seed {s}")).unwrap_or_else(|| "dice from outside".into());
     let mut lines = vec![
-        Line::styled(
-            format!("{} (seed {})", game.ruleset.title, app.session.seed().unwrap_or(0)),
-            Style::new().add_modifier(Modifier::BOLD),
-        ),
+        Line::styled(game.ruleset.title.clone(), Style::new().add_modifier(Modifier::BOLD)),
+        Line::raw(seed),
         Line::raw(""),
         Line::raw("Choose the powers you play; the computer plays the rest."),
         Line::raw("Several people can share the keyboard: tick a power for each."),
@@ -90,17 +91,29 @@ fn draw_picker(frame: &mut Frame, app: &App, area: Rect) {
         lines.push(Line::styled(text, style));
     }
     lines.push(Line::raw(""));
+    if app.watch_asked {
+        lines.push(Line::styled(
+            "No power is ticked: Enter again and the computer plays them all (you watch), or tick yours.",
+            Style::new().fg(Color::LightYellow).add_modifier(Modifier::BOLD),
+        ));
+    }
     lines.push(Line::raw("Up/Down + Space, or 1-5: tick a power   a: all   Enter: start   q: quit"));
     let width = 76.min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
     let boxed = Rect { x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2, width, height };
-    frame.render_widget(Paragraph::new(lines).block(titled(" warboard play ".into())), boxed);
+    frame.render_widget(Paragraph::new(lines).block(titled(" warboard play ".into())).wrap(Wrap { trim: false }), boxed);
 }
 
 fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
+    // A refusal is read whole: its row grows to three lines where it needs
+    // them (issue 33, point 12: refusals were cut at 80 columns).
+    let message_rows = match &app.message {
+        Some(_) => wrap(&message_text(app).0, area.width.saturating_sub(1) as usize).len().clamp(1, 3) as u16,
+        None => 1,
+    };
     let rows = Layout::default()
         .direction(Direction::Vertical)
-        .constraints([Constraint::Length(1), Constraint::Min(8), Constraint::Length(1), Constraint::Length(3)])
+        .constraints([Constraint::Length(1), Constraint::Min(8), Constraint::Length(message_rows), Constraint::Length(3)])
         .split(area);
     draw_status(frame, app, rows[0]);
     let columns = Layout::default()
@@ -115,9 +128,12 @@ fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
         draw_input(frame, app, rows[3]);
         return;
     }
+    // A short terminal gives the help the larger share: it says what can
+    // be done now, the details only what is where.
+    let help_share = if area.height < 30 { 60 } else { 45 };
     let middle = Layout::default()
         .direction(Direction::Vertical)
-        .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
+        .constraints([Constraint::Percentage(100 - help_share), Constraint::Percentage(help_share)])
         .split(columns[1]);
     if app.show_income {
         draw_income(frame, app, middle[0]);
@@ -138,11 +154,18 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     // nation at the keyboard is the one that counts, not the turn's.
     let round_phase = game.round_phase();
     let turn = if round_phase { session.actor().unwrap_or(s.turn) } else { s.turn };
+    // Whose bank: the turn's power's, named where another power decides
+    // (issue 33, point 12: a defender read the attacker's bank as its own).
+    let decider = session.actor().filter(|p| *p != turn && s.winner.is_none());
+    let bank = match decider {
+        Some(_) => format!("{}'s bank {} IPCs", session.power_name(turn), s.ipcs[turn.index()]),
+        None => format!("bank {} IPCs", s.ipcs[turn.index()]),
+    };
     let mut parts = vec![
         format!("round {}", s.round),
         if round_phase { "every nation".to_string() } else { format!("{}'s turn", session.power_name(turn)) },
         s.phase.name().replace('_', " "),
-        format!("bank {} IPCs", s.ipcs[turn.index()]),
+        bank,
         format!("income {}", game.income(turn)),
     ];
     // Where victory cities decide the game: how many each side holds.
@@ -164,9 +187,21 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     // The seed goes last, and only where it fits whole (issue 15, point
     // 11): the log's first line has it too.
     if let Some(seed) = session.seed() {
-        let with = format!(" {} | seed {seed}", parts.join(" | "));
-        if with.chars().count() <= area.width as usize {
-            parts.push(format!("seed {seed}"));
+        parts.push(format!("seed {seed}"));
+    }
+    // A narrow terminal (80 columns) drops what matters least first: the
+    // seed, the victory cities, the income, the bank; the decision stays
+    // (issue 33, point 12).
+    let fits = |parts: &[String]| format!(" {}", parts.join(" | ")).chars().count() <= area.width as usize;
+    let decision_at = parts.iter().position(|p| p.starts_with("decision:") || p.starts_with("GAME OVER"));
+    for drop in ["seed ", "cities ", "income ", "bank", "'s bank"] {
+        if fits(&parts) {
+            break;
+        }
+        if let Some(i) = parts.iter().position(|p| p.starts_with(drop) || (drop == "'s bank" && p.contains(drop))) {
+            if Some(i) != decision_at {
+                parts.remove(i);
+            }
         }
     }
     let style = Style::new().bg(power_color(game, Some(turn))).fg(Color::Black).add_modifier(Modifier::BOLD);
@@ -354,13 +389,18 @@ fn draw_log(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines).block(titled(title)), area);
 }
 
-fn draw_message(frame: &mut Frame, app: &App, area: Rect) {
-    let (text, style) = match &app.message {
+fn message_text(app: &App) -> (String, Style) {
+    match &app.message {
         Some(Message::Error(e)) => (e.clone(), Style::new().fg(Color::LightRed).add_modifier(Modifier::BOLD)),
         Some(Message::Info(i)) if !i.is_empty() => (i.clone(), Style::new().fg(Color::LightGreen)),
         _ => (app.idle_hint().text, Style::new().fg(Color::DarkGray)),
-    };
-    frame.render_widget(Paragraph::new(format!(" {text}")).style(style), area);
+    }
+}
+
+fn draw_message(frame: &mut Frame, app: &App, area: Rect) {
+    let (text, style) = message_text(app);
+    let lines: Vec<Line> = wrap(&text, area.width.saturating_sub(1) as usize).into_iter().map(|l| Line::raw(format!(" {l}"))).collect();
+    frame.render_widget(Paragraph::new(lines).style(style), area);
 }
 
 fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
@@ -434,6 +474,36 @@ mod tests {
         assert!(text.contains("income by power"), "{text}");
         // Small terminals get a sentence, not a panic.
         assert!(screen_text(&mut app, 40, 10).contains("needs a terminal"));
+    }
+
+    /// Issue 33, point 12: at 80×24 the status bar keeps whose decision it
+    /// is, a refusal is read whole, and the first screen shows the seed.
+    #[test]
+    fn an_80_by_24_terminal_shows_the_status_the_refusal_and_the_seed() {
+        let mut app = App::new(Session::new("classic", 12_345_678_901_234_567_890, vec![true; 5]).expect("a game starts"), true);
+        let text = screen_text(&mut app, 80, 24);
+        let status = text.lines().next().unwrap_or("");
+        assert!(status.contains("decision: russia (you)") && status.contains("research"), "{status}");
+        let refusal = "the battle at Ukraine waits for the defender's casualties: choose 2 of 3 infantry, 1 armor and 1 fighter (or `cas` for the default)";
+        app.message = Some(Message::Error(refusal.into()));
+        let text = screen_text(&mut app, 80, 24);
+        let shown: String = text.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+        assert!(shown.contains("(or `cas` for the default)"), "the refusal's end is on screen:\n{text}");
+        let mut picker = App::new(Session::new("classic", 12_345_678_901_234_567_890, vec![false; 5]).expect("a game starts"), false);
+        let text = screen_text(&mut picker, 80, 24);
+        assert!(text.contains("seed 12345678901234567890"), "{text}");
+    }
+
+    /// Issue 33, point 1: Enter with no power ticked asks first.
+    #[test]
+    fn the_picker_asks_before_the_computer_plays_every_power() {
+        let mut app = App::new(Session::new("classic", 1, vec![false; 5]).expect("a game starts"), false);
+        let enter = crossterm::event::KeyEvent::new(crossterm::event::KeyCode::Enter, crossterm::event::KeyModifiers::NONE);
+        app.handle_key(enter);
+        assert!(matches!(app.screen, crate::play::app::Screen::PickPowers), "the first Enter only asks");
+        assert!(screen_text(&mut app, 100, 30).contains("Enter again and the computer plays them all"));
+        app.handle_key(enter);
+        assert!(matches!(app.screen, crate::play::app::Screen::Game), "the second Enter starts");
     }
 
     #[test]
