@@ -343,6 +343,11 @@ fn submerges(record: &Record, i: usize, out: &mut Vec<Slot>) {
     // How many submarines the deciding side has: the most the selector finds.
     let Some(n) = most(64, |n| select::for_battle(game, &selector(n)).is_ok()) else { return };
     let Ok(units) = select::for_battle(game, &selector(n)) else { return };
+    // Submerging where they are (Anniversary, Europe); classic's only
+    // withdraw to a zone (DAAK 4.2).
+    if legal(record, &Action::Submerge { units: units.clone(), to: None }) {
+        out.push(Slot::Ready(json!({"type": "submerge", "units": [{"type": "submarine", "count": n}]})));
+    }
     for &to in rs.map.neighbours(b.at) {
         if legal(record, &Action::Submerge { units: units.clone(), to: Some(to) }) {
             out.push(Slot::Ready(json!({

@@ -3,7 +3,7 @@
 //! interface is tested like any other code.
 
 use super::board;
-use super::command::{self, Command, Order, SYNTAX};
+use super::command::{self, Command, Order};
 use warboard_table::narrate::{LineKind, LogLine};
 use super::save;
 use super::session::Session;
@@ -401,8 +401,8 @@ impl App {
             Ok(Command::Load(file)) => self.load(&file).map(|_| format!("loaded {file}")),
             Ok(Command::Undo) => self.session.undo().map(|_| "undone".to_string()),
             Ok(Command::Help) => {
-                for s in SYNTAX {
-                    self.session.note(*s);
+                for s in command::syntax_for(&self.session.game().ruleset.clone()) {
+                    self.session.note(s);
                 }
                 Ok("the commands are listed in the log".to_string())
             }

@@ -103,6 +103,29 @@ pub const SYNTAX: &[&str] = &[
     "quit                       leave (asks first when play is unsaved)",
 ];
 
+/// The commands of this ruleset (issue 33, point 5: `help` listed other
+/// rulesets' commands): research as its rules run it, repairs where
+/// raids damage complexes, rockets and bombing where a unit can, the
+/// Soviet conversion where the Patriotic War is a rule.
+pub fn syntax_for(rs: &Ruleset) -> Vec<&'static str> {
+    use warboard_rules::ruleset::{BombingCap, ResearchCharts};
+    let o = &rs.options;
+    let bombers = rs.unit_types().any(|u| u.strategic_bomber);
+    SYNTAX
+        .iter()
+        .copied()
+        .filter(|line| match line.split_whitespace().next().unwrap_or("") {
+            "research" if line.contains("chart") => o.weapons_development && o.research_charts == ResearchCharts::Anniversary,
+            "research" => o.weapons_development && o.research_charts == ResearchCharts::Classic,
+            "repair" => o.bombing_cap == BombingCap::FactoryDamage,
+            "bomb" => bombers,
+            "rocket" => o.weapons_development,
+            "convert" => !o.patriotic_war.is_empty(),
+            _ => true,
+        })
+        .collect()
+}
+
 /// Parses one input line. Errors are sentences for the person who typed it.
 pub fn parse(line: &str, rs: &Ruleset) -> Result<Command, String> {
     let words = tokens_of(line);

@@ -56,8 +56,17 @@ fn battle_choices(game: &Game, decision: Decision, out: &mut Vec<String>) {
             }
         }
         Decision::AttackerSubmarines | Decision::DefenderSubmarines => {
-            out.push(format!("battle at {at}: your submarines may submerge or withdraw"));
-            out.push("  sub (submerge) / sub ZONE (withdraw) / continue".into());
+            // Only what the rules accept: classic's subs withdraw to a zone
+            // and never submerge in place (DAAK 4.2; issue 33, point 5).
+            let (here, zones) = submarine_escapes(game, i);
+            let mut choices = Vec::new();
+            if here {
+                choices.push("sub (submerge)".to_string());
+            }
+            choices.extend(zones.iter().map(|z| format!("sub {z} (withdraw)")));
+            choices.push("continue".into());
+            out.push(format!("battle at {at}: your submarines may {}", if here { "submerge or withdraw" } else { "withdraw" }));
+            out.push(format!("  {}", choices.join(" / ")));
         }
         Decision::PressOrRetreat => {
             out.push(format!("battle at {at}: press on or retreat"));
@@ -72,6 +81,93 @@ fn battle_choices(game: &Game, decision: Decision, out: &mut Vec<String>) {
         }
     }
     out.push("  resolve (fight it out with default choices)".into());
+}
+
+/// Where the deciding side's submarines may go now: submerge where they
+/// are, and the zones they may withdraw to, tried on a copy of the game.
+fn submarine_escapes(game: &Game, i: usize) -> (bool, Vec<String>) {
+    use warboard_rules::select::{self, Selector};
+    let rs = &game.ruleset;
+    let at = game.state.battles[i].at;
+    let subs = |n: u32| [Selector { kind: Some(UnitType::Submarine), count: n, id: None }];
+    let Some(units) = (1..=64).rev().find_map(|n| select::for_battle(game, &subs(n)).ok()) else { return (false, Vec::new()) };
+    let legal = |to| game.is_legal(&Action::Submerge { units: units.clone(), to }, &FixedDice(6)).is_ok();
+    let here = legal(None);
+    let zones = rs.map.neighbours(at).iter().filter(|z| legal(Some(**z))).map(|z| rs.map.name(*z).to_string()).collect();
+    (here, zones)
+}
+
+/// The attacks the rules accept now from `p`'s own units next to the
+/// enemy: each enemy-held or enemy-occupied space, with where from and
+/// what (one unit of the kind tried on a copy of the game), in map order.
+/// Cached by position: the help panel is drawn every frame.
+#[allow(clippy::type_complexity)]
+fn attacks(game: &Game, p: PowerId) -> Vec<(SpaceId, Vec<(SpaceId, UnitType, u32)>)> {
+    thread_local! {
+        static CACHE: std::cell::RefCell<Option<(u64, Vec<(SpaceId, Vec<(SpaceId, UnitType, u32)>)>)>> = const { std::cell::RefCell::new(None) };
+    }
+    let s = &game.state;
+    // The position's fingerprint: who acts, the ruleset, where every unit
+    // is and how far it moved (a load may bring back an earlier seq).
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (s.seq, s.round, p, game.ruleset.name.as_str(), s.phase.name()).hash(&mut h);
+        for u in &s.units {
+            (u.id, u.at, u.moved, u.owner).hash(&mut h);
+        }
+        h.finish()
+    };
+    if let Some(found) = CACHE.with(|c| c.borrow().as_ref().filter(|(k, _)| *k == key).map(|(_, v)| v.clone())) {
+        return found;
+    }
+    let rs = &game.ruleset;
+    let by = game.round_phase().then_some(p);
+    let enemy_at = |to: SpaceId| {
+        let held = rs.map.is_land(to) && s.control[to.index()].is_some_and(|q| !s.allied(p, q));
+        held || s.units_at(to).any(|u| !s.allied(p, u.owner))
+    };
+    let mut found: Vec<(SpaceId, Vec<(SpaceId, UnitType, u32)>)> = Vec::new();
+    for from in rs.map.ids() {
+        let mut kinds: Vec<(UnitType, Vec<UnitId>)> = Vec::new();
+        for u in s.units_at(from).filter(|u| u.owner == p && rs.stats(u.kind).domain != Domain::Air && (u.moved as u32) < rs.stats(u.kind).movement as u32) {
+            match kinds.iter_mut().find(|(k, _)| *k == u.kind) {
+                Some((_, ids)) => ids.push(u.id),
+                None => kinds.push((u.kind, vec![u.id])),
+            }
+        }
+        for (kind, ids) in &kinds {
+            for &to in rs.map.neighbours(from).iter().filter(|t| enemy_at(**t)) {
+                let one = Action::Move { units: vec![ids[0]], route: vec![from, to], transport: None, bombing: false };
+                if game.is_legal_as(by, &one) {
+                    match found.iter_mut().find(|(t, _)| *t == to) {
+                        Some((_, from_list)) => from_list.push((from, *kind, ids.len() as u32)),
+                        None => found.push((to, vec![(from, *kind, ids.len() as u32)])),
+                    }
+                }
+            }
+        }
+    }
+    CACHE.with(|c| *c.borrow_mut() = Some((key, found.clone())));
+    found
+}
+
+/// One move of `p`'s own the rules accept now in non-combat move, for the
+/// help's example: an aircraft to a landing first, else a land unit.
+fn own_move(game: &Game, p: PowerId) -> Option<(SpaceId, UnitType, SpaceId)> {
+    let rs = &game.ruleset;
+    let s = &game.state;
+    let by = game.round_phase().then_some(p);
+    let movable = |u: &&warboard_rules::Unit| u.owner == p && (u.moved as u32) < rs.stats(u.kind).movement as u32;
+    let mut units: Vec<&warboard_rules::Unit> = s.units.iter().filter(movable).collect();
+    // Aircraft first: where they land is what non-combat move is for.
+    units.sort_by_key(|u| rs.stats(u.kind).domain != Domain::Air);
+    units.into_iter().take(40).find_map(|u| {
+        rs.map.neighbours(u.at).iter().find_map(|&to| {
+            let one = Action::Move { units: vec![u.id], route: vec![u.at, to], transport: None, bombing: false };
+            game.is_legal_as(by, &one).then_some((u.at, u.kind, to))
+        })
+    })
 }
 
 /// The retreats the rules accept now, tried on a copy of the game.
@@ -131,8 +227,29 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
             out.push("end: on to combat move".into());
         }
         Phase::CombatMove => {
-            out.push("move 2 inf GER EEU: attack or reposition".into());
-            out.push("bomb 1 bmb WEU GBR: strategic bombing raid".into());
+            // Examples from the player's own units, each a move the rules
+            // accept now (issue 33, point 5), and what can be attacked.
+            let targets = attacks(game, p);
+            match targets.first().and_then(|(to, from)| from.first().map(|f| (*to, *f))) {
+                Some((to, (from, kind, n))) => {
+                    out.push(format!("move {n} {} {} {}: attack {}", short(kind), rs.map.name(from), rs.map.name(to), rs.map.space(to).name));
+                    let listed: Vec<String> = targets
+                        .iter()
+                        .take(8)
+                        .map(|(to, from)| {
+                            let mut origins: Vec<&str> = from.iter().map(|(f, _, _)| rs.map.name(*f)).collect();
+                            origins.dedup();
+                            format!("{} (from {})", rs.map.name(*to), origins.join(" "))
+                        })
+                        .collect();
+                    let more = if targets.len() > 8 { format!(" and {} more", targets.len() - 8) } else { String::new() };
+                    out.push(format!("  can attack: {}{more}", listed.join(", ")));
+                }
+                None => out.push("move N UNIT FROM TO: attack or reposition (no enemy next to your units)".into()),
+            }
+            if rs.unit_types().any(|u| u.strategic_bomber) && s.units.iter().any(|u| u.owner == p && rs.stats(u.kind).strategic_bomber) {
+                out.push("bomb 1 bmb FROM TARGET: strategic bombing raid on an enemy complex".into());
+            }
             battles_list(game, out);
             out.push("end: on to combat".into());
         }
@@ -146,7 +263,10 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
             out.push("end: on to non-combat move".into());
         }
         Phase::NoncombatMove => {
-            out.push("move 1 ftr UKR EEU: land aircraft, bring units up".into());
+            match own_move(game, p) {
+                Some((from, kind, to)) => out.push(format!("move 1 {} {} {}: land aircraft, bring units up", short(kind), rs.map.name(from), rs.map.name(to))),
+                None => out.push("move N UNIT FROM TO: land aircraft, bring units up".into()),
+            }
             stranded_aircraft(game, p, out);
             out.push("end: aircraft without a landing are lost".into());
         }
@@ -196,7 +316,15 @@ fn phase_choices(game: &Game, p: PowerId, out: &mut Vec<String>) {
         Phase::Payday => out.push("end: every nation is paid; on to shopping".into()),
         Phase::Shopping => shopping_choices(game, p, bank, out),
         Phase::Turn => {
-            out.push("move 2 tank UKR CAU: up to each unit's moves; into enemy units starts a battle".into());
+            match attacks(game, p).first().and_then(|(to, from)| from.first().map(|f| (*to, *f))) {
+                Some((to, (from, kind, n))) => out.push(format!(
+                    "move {n} {} {} {}: up to each unit's moves; into enemy units starts a battle",
+                    short(kind),
+                    rs.map.name(from),
+                    rs.map.name(to)
+                )),
+                None => out.push("move N UNIT FROM TO: up to each unit's moves; into enemy units starts a battle".into()),
+            }
             out.push("  board a ship: move 1 inf GER NOR; land: move 1 inf NOR NWY".into());
             out.push("battle CAU: fight a round; resolve CAU: fight it out".into());
             battles_list(game, out);
@@ -399,6 +527,76 @@ mod tests {
         let text = lines(&s).join("\n");
         assert!(text.contains("buy 3 inf 1 arm ... (bank 24 IPCs)"), "{text}");
         assert!(text.contains("inf 3"), "prices are listed: {text}");
+    }
+
+    /// Issue 33, point 5: the examples are the player's own moves, each
+    /// one the rules accept now, in every ruleset, with what can be
+    /// attacked; `help` lists only the ruleset's own commands.
+    #[test]
+    fn the_examples_are_moves_the_rules_accept_now() {
+        for ruleset in ["classic", "europe", "anniversary-1941"] {
+            let n = warboard_rules::ruleset(ruleset).expect("loads").power_count();
+            let mut s = Session::new(ruleset, 1, vec![true; n]).expect("a game starts");
+            while s.game().state.phase != Phase::CombatMove {
+                s.order(&crate::play::command::Order::EndPhase).expect("phases end");
+            }
+            let text = lines(&s);
+            let example = text.iter().find(|l| l.starts_with("move ")).unwrap_or_else(|| panic!("{ruleset}: an example move: {text:?}"));
+            assert!(text.iter().any(|l| l.starts_with("  can attack: ")), "{ruleset}: {text:?}");
+            let order = example.split(':').next().expect("the command");
+            let rs = s.game().ruleset.clone();
+            let Ok(crate::play::command::Command::Order(o)) = crate::play::command::parse(order, &rs) else { panic!("{ruleset}: `{order}` parses") };
+            s.order(&o).unwrap_or_else(|e| panic!("{ruleset}: the example `{order}` is accepted: {e}"));
+        }
+        let classic = crate::play::command::syntax_for(&warboard_rules::ruleset("classic").expect("loads"));
+        // Classic plays without weapons development unless it is chosen.
+        assert!(!classic.iter().any(|l| l.starts_with("research") || l.starts_with("repair") || l.starts_with("convert")), "{classic:?}");
+        assert!(classic.iter().any(|l| l.starts_with("bomb ")), "{classic:?}");
+        let europe = crate::play::command::syntax_for(&warboard_rules::ruleset("europe").expect("loads"));
+        assert!(europe.iter().any(|l| l.starts_with("convert")), "{europe:?}");
+        let anniversary = crate::play::command::syntax_for(&warboard_rules::ruleset("anniversary-1941").expect("loads"));
+        assert!(anniversary.iter().any(|l| l.starts_with("repair")) && anniversary.iter().any(|l| l.contains("chart")), "{anniversary:?}");
+    }
+
+    /// Classic's submarines withdraw to a zone and never submerge in place:
+    /// the help offers only what the rules accept.
+    #[test]
+    fn classic_submarines_are_offered_only_a_withdrawal() {
+        let state = serde_json::json!({"turn": "germany", "phase": "combat_move", "units": [
+            {"at": "BAL", "owner": "germany", "type": "submarine", "count": 2},
+            {"at": "NOR", "owner": "uk", "type": "transport"},
+            {"at": "NOR", "owner": "uk", "type": "submarine", "count": 2}]});
+        let mut start = warboard_record::Start::standard("classic", warboard_record::DiceMode::Seeded { seed: 3 });
+        start.position = warboard_record::Position { setup: "empty".into(), state: Some(state) };
+        let mut s = Session::resume(warboard_record::Record::new(start).expect("a position"), vec![true; 5]);
+        let rs = s.game().ruleset.clone();
+        let order = |line: &str| match crate::play::command::parse(line, &rs) {
+            Ok(crate::play::command::Command::Order(o)) => o,
+            other => panic!("{line}: {other:?}"),
+        };
+        s.order(&order("move 2 sub BAL NOR")).expect("the subs attack");
+        s.order(&order("end")).expect("on to combat");
+        let mut asked = false;
+        for _ in 0..20 {
+            match battle::decision(&s.game().ruleset, &s.game().state) {
+                Some((_, Decision::AttackerSubmarines | Decision::DefenderSubmarines)) => {
+                    let text = lines(&s).join("\n");
+                    assert!(!text.contains("sub (submerge)"), "classic never submerges in place: {text}");
+                    assert!(text.contains("(withdraw)"), "{text}");
+                    asked = true;
+                    s.order(&order("continue")).expect("the subs fight on");
+                }
+                Some((_, Decision::Casualties { .. })) => {
+                    // The help's own example: this battle's default losses.
+                    let text = lines(&s);
+                    let cas = text.iter().find_map(|l| l.trim().strip_prefix("cas ").map(|c| format!("cas {}", c.split(" (").next().unwrap_or(c))));
+                    s.order(&order(&cas.expect("a casualty example"))).expect("the example is accepted");
+                }
+                _ if s.game().state.battles.iter().all(|b| b.result.is_over()) => break,
+                _ => s.order(&order("battle NOR")).expect("the battle goes on"),
+            }
+        }
+        assert!(asked, "the submarines' decision came up");
     }
 
     #[test]
