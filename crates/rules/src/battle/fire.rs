@@ -114,6 +114,13 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 let struck = std::mem::take(&mut ctx.s.battles[i].struck);
                 destroy(ctx, i, &struck);
                 let b = ctx.s.battles[i].clone();
+                // A side whose enemies are all gone rolls at nothing: the
+                // battle ends with the round (a surprise strike that sank
+                // every defender; issue 33, point 10).
+                if defenders(ctx.rs, ctx.s, &b).is_empty() {
+                    ctx.s.battles[i].stage = Stage::EndRound;
+                    continue;
+                }
                 let all = attackers(ctx.rs, ctx.s, &b);
                 let strikers = strikers_among(ctx, &b, BattleSide::Attacker, &all);
                 let firing: Vec<UnitId> = all.into_iter().filter(|id| !strikers.contains(id)).collect();
@@ -128,6 +135,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, i: usize, auto: bool) -> Result<(), RuleErr
                 }
             }
             Stage::DefenderFire => {
+                if attackers(ctx.rs, ctx.s, &b).is_empty() {
+                    ctx.s.battles[i].stage = Stage::EndRound;
+                    continue;
+                }
                 // One roll for all defenders that did not strike first (dice
                 // in unit-table order), in groups by what their hits may take.
                 let all = defenders(ctx.rs, ctx.s, &b);
