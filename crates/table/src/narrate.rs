@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use warboard_record::narrate::{self, Topic, Wording};
-use warboard_rules::battle::BattleResult;
+use warboard_rules::battle::{BattleKind, BattleResult, Decision};
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
 
 /// "3 inf 1 arm" for a list of counts, in unit-table order, merging repeats.
@@ -200,7 +200,13 @@ impl Teller<'_> {
     fn action(&self, before: &GameState, action: &Action) -> Option<LogLine> {
         let line = |kind, text: String| Some(LogLine::new(kind, text));
         let deciding = || warboard_rules::battle::current(before).map(|i| self.space(before.battles[i].at).to_string()).unwrap_or_default();
+        let raid_at = |at: SpaceId| before.battles.iter().any(|b| b.at == at && b.kind == BattleKind::Bombing && !b.result.is_over());
         match action {
+            // A raid is told as a raid, not an attack fought to the end
+            // (issue 33, point 11).
+            Action::Battle { at } | Action::Resolve { at: Some(at) } if raid_at(*at) => {
+                line(LineKind::Battle, format!("{} raids the industrial complex at {}", self.power(before.turn), self.space(*at)))
+            }
             Action::Battle { at } if !before.battles.iter().any(|b| b.at == *at && b.result == BattleResult::Ongoing) => {
                 line(LineKind::Battle, format!("{} attacks {}", self.power(before.turn), self.space(*at)))
             }
@@ -208,7 +214,16 @@ impl Teller<'_> {
                 let at = at.map(|a| self.space(a).to_string()).unwrap_or_else(deciding);
                 line(LineKind::Battle, format!("battle at {at}: fought to the end with default choices"))
             }
-            Action::Continue => line(LineKind::Battle, format!("battle at {}: the attacker presses on", deciding())),
+            // Who goes on, from the decision it answers (issue 33, point 10:
+            // a defender's submarines staying read "the attacker presses on").
+            Action::Continue => {
+                let who = match warboard_rules::battle::decision(self.rs, before).map(|(_, d)| d) {
+                    Some(Decision::AttackerSubmarines) => "the attacking submarines stay in the battle",
+                    Some(Decision::DefenderSubmarines) => "the defending submarines stay in the battle",
+                    _ => "the attacker presses on",
+                };
+                line(LineKind::Battle, format!("battle at {}: {who}", deciding()))
+            }
             Action::Casualties { units } => {
                 line(LineKind::Battle, format!("battle at {}: casualties chosen: {}", deciding(), self.units(before, units)))
             }
