@@ -9,7 +9,7 @@ pub mod fallback;
 pub mod narrate;
 mod table;
 
-pub use table::{Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};
+pub use table::{people_in, Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};
 
 // The server keeps tables in its tasks: a table must move between threads.
 const _: fn() = || {

@@ -431,3 +431,27 @@ impl Table {
         (view.state != self.game().state).then_some(view)
     }
 }
+
+/// The powers people played in a record: those that took actions of their
+/// own (the computer's are marked `engine`), by power index. A game loaded
+/// again offers them (issue 33, point 1: a loaded game forgot who was
+/// human).
+pub fn people_in(record: &Record) -> Vec<bool> {
+    let rs = record.game().ruleset.clone();
+    let mut people = vec![false; rs.power_count()];
+    let _ = warboard_record::narrate::walk(record, |before, _after, entry| {
+        if entry.by != Origin::Client {
+            return;
+        }
+        let game = Game { ruleset: rs.clone(), state: before.clone() };
+        let named = warboard_conform::case::acting_power(&game, &entry.action.value()).ok().flatten();
+        let took = named.or(match game.actor() {
+            Actor::Power(p) => Some(p),
+            Actor::Terminal => None,
+        });
+        if let Some(p) = took {
+            people[p.index()] = true;
+        }
+    });
+    people
+}

@@ -51,6 +51,9 @@ pub struct App {
     /// the computer should play every power (issue 33, point 1); a second
     /// Enter with nothing ticked says yes.
     pub watch_asked: bool,
+    /// A line for the first screen (a loaded game: why some powers are
+    /// already ticked).
+    pub picker_note: Option<String>,
     pub input: String,
     /// The file a `load` was asked for while actions were unsaved: the same
     /// `load` again goes ahead.
@@ -100,6 +103,7 @@ impl App {
             picked,
             pick_cursor: 0,
             watch_asked: false,
+            picker_note: None,
             input: String::new(),
             load_asked: None,
             refused_line: false,

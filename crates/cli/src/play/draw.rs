@@ -75,6 +75,7 @@ fn draw_picker(frame: &mut Frame, app: &App, area: Rect) {
         Line::raw(seed),
         Line::raw(""),
         Line::raw("Choose the powers you play; the computer plays the rest."),
+        Line::raw(app.picker_note.clone().unwrap_or_default()),
         Line::raw("Several people can share the keyboard: tick a power for each."),
         Line::raw(""),
     ];

@@ -90,7 +90,10 @@ fn start(args: &PlayArgs) -> Result<App, String> {
             }
             let humans = args.powers.as_deref().map(|list| parse_powers(list, &ruleset)).transpose()?;
             let note = record.migration_note();
-            let mut session = Session::resume(record, humans.clone().unwrap_or_default());
+            // Without --powers the first screen asks, with the powers people
+            // played in this save ticked (issue 33, point 1).
+            let offered = humans.clone().unwrap_or_else(|| warboard_table::people_in(&record));
+            let mut session = Session::resume(record, offered);
             session.note(format!("resumed {}", path.display()));
             // A game that passed through a file without a record hash says so.
             if let Some(note) = note {
@@ -110,7 +113,11 @@ fn start(args: &PlayArgs) -> Result<App, String> {
     let mut session = session;
     session.set_pass_idle_phases(!args.every_phase);
     session.set_think(args.think);
+    let people: Vec<String> = session.game().ruleset.power_ids().filter(|p| session.is_human(*p)).map(|p| session.power_name(p).to_string()).collect();
     let mut app = App::new(session, chosen);
+    if args.load.is_some() && !people.is_empty() {
+        app.picker_note = Some(format!("Ticked: the powers people played in this save ({}).", people.join(", ")));
+    }
     app.pace = std::time::Duration::from_millis(args.pace);
     Ok(app)
 }
@@ -162,6 +169,28 @@ mod tests {
         assert_eq!(parse_powers("all", &rs), Ok(vec![true; 5]));
         assert!(parse_powers("france", &rs).unwrap_err().contains("unknown power `france`"));
         assert!(parse_powers("u", &rs).is_err(), "a one-letter prefix is too short to be sure");
+    }
+
+    #[test]
+    fn a_loaded_game_offers_the_powers_people_played() {
+        // Issue 33, point 1: the save's own actions say who was a person.
+        let args = PlayArgs { ruleset: None, powers: Some("uk".into()), seed: Some(3), load: None, every_phase: true, options: Vec::new(), pace: 0, think: 0 };
+        let mut app = start(&args).expect("a game starts");
+        for _ in 0..100_000 {
+            if !app.session.step_computer() {
+                break;
+            }
+        }
+        let uk = app.session.game().ruleset.power_by_name("uk").expect("uk");
+        assert_eq!(app.session.actor(), Some(uk), "the computer played up to the UK's turn");
+        app.session.order(&command::Order::EndPhase).expect("the UK ends a phase itself");
+        let path = std::env::temp_dir().join(format!("warboard-people-{}.json", std::process::id()));
+        app.session.save(&path).expect("saved");
+        let load = PlayArgs { ruleset: None, powers: None, seed: None, load: Some(path.clone()), every_phase: true, options: Vec::new(), pace: 0, think: 0 };
+        let loaded = start(&load).expect("it loads");
+        assert_eq!(loaded.picked, vec![false, false, true, false, false], "the UK is ticked");
+        assert!(loaded.picker_note.as_deref().is_some_and(|n| n.contains("uk")));
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]
