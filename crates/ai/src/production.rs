@@ -115,7 +115,12 @@ pub fn capacity(game: &Game, p: PowerId, repaired: &[(SpaceId, u32)]) -> Capacit
     for t in producing_factories(&rel, p) {
         let fixed: u32 = repaired.iter().filter(|(at, _)| *at == t).map(|(_, n)| n).sum();
         let room = room_at(&rel, p, t, damage_at(&rel, t).saturating_sub(fixed));
-        let sea = rs.map.neighbours(t).iter().any(|z| rs.map.is_sea(*z));
+        // Ships need a zone beside the complex that takes them: where the
+        // rules refuse zones holding enemy ships, those do not count
+        // (issue 33, point 14: the UK bought transports for a zone full of
+        // German submarines and threw 16 IPCs away).
+        let takes_ships = |z: SpaceId| rs.map.is_sea(z) && (rs.options.ships_placed_in_enemy_zones || rel.enemy_units(p, z).next().is_none());
+        let sea = rs.map.neighbours(t).iter().any(|z| takes_ships(*z));
         total = total.zip(room).map(|(a, b)| a + b);
         if sea {
             coastal = coastal.zip(room).map(|(a, b)| a + b);

@@ -1,0 +1,33 @@
+//! Blunders a new player saw the computer make (issue 33, point 14), each
+//! a position where the computer must not make it again.
+
+mod common;
+
+use warboard_ai::Style;
+use warboard_rules::ids::UnitType;
+use warboard_rules::{Action, Phase};
+
+/// The United Kingdom's only complex stands beside a zone full of German
+/// submarines: ships bought there could not be placed (classic refuses new
+/// ships in a zone holding enemy ships), so the computer buys none.
+#[test]
+fn no_ships_are_bought_for_a_zone_held_by_the_enemy() {
+    let (mut game, uk, id) = common::held_by("classic", "uk", Phase::Purchase, 1);
+    // Germany holds Germany with its complex and an army, so there is a
+    // war to buy for; the UK holds the rest, with one complex: GBR.
+    common::hold(&mut game, "germany", id("GER"), &[(UnitType::Infantry, 6), (UnitType::Armor, 2)]);
+    game.state.add_unit(UnitType::IndustrialComplex, uk, id("GBR"));
+    game.state.add_unit(UnitType::Infantry, uk, id("GBR"));
+    let germany = game.ruleset.power_by_name("germany").expect("germany");
+    for _ in 0..3 {
+        game.state.add_unit(UnitType::Submarine, germany, id("NOR"));
+    }
+    game.state.ipcs[uk.index()] = 40;
+    let bought = common::play_phase(&mut game, uk, Style::STANDARD);
+    let ships: Vec<&Action> = bought
+        .iter()
+        .filter(|a| matches!(a, Action::Purchase { units } if units.iter().any(|(k, n)| *n > 0 && game.ruleset.stats(*k).is_sea())))
+        .collect();
+    assert!(ships.is_empty(), "no ships for a zone held by German submarines: {bought:?}");
+    assert!(!bought.is_empty(), "the bank is spent on what can be placed: {bought:?}");
+}
