@@ -251,7 +251,7 @@ struct Observed {
 async fn observe(ws: &mut Ws) -> Observed {
     let r = ws.ok(json!({"cmd": "state", "full": true})).await;
     assert_eq!(r["status"], "playing", "{r}");
-    Observed { seq: r["seq"].as_u64().expect("a seq") as usize, summary: r["summary"].clone(), state: r["state"].clone() }
+    Observed { seq: r["seq"].as_u64().expect("a seq") as usize, summary: r["summary"].clone(), state: r["position"].clone() }
 }
 
 /// An action about to be sent, with what the script learns once it is

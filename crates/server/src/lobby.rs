@@ -162,7 +162,10 @@ pub async fn show(State(state): State<AppState>, who: MaybeAuthed, Path(id): Pat
 pub async fn take_seat(State(state): State<AppState>, authed: Authed, Path((id, power)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
     state.store.take_seat(&id, &power, &authed.account.id).await.map_err(|e| seat_error(e, &power))?;
     let seats = state.store.seats(&id).await?;
-    if !seats.iter().any(|s| s.kind == SeatKind::Open) {
+    if seats.iter().any(|s| s.kind == SeatKind::Open) {
+        // The game's connections read the new seat (a `resync` push).
+        state.hub.reread(&id).await?;
+    } else {
         start(&state, &id).await?;
     }
     let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
@@ -172,6 +175,7 @@ pub async fn take_seat(State(state): State<AppState>, authed: Authed, Path((id, 
 /// `DELETE /api/games/{id}/seats/{power}`: leaves a seat before the game starts.
 pub async fn leave_seat(State(state): State<AppState>, authed: Authed, Path((id, power)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
     state.store.leave_seat(&id, &power, &authed.account.id).await.map_err(|e| seat_error(e, &power))?;
+    state.hub.reread(&id).await?;
     let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
     Ok(Json(json!({"game": game_json(&state, &row).await?})))
 }

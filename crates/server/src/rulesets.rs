@@ -17,7 +17,9 @@ fn load(name: &str) -> Result<std::sync::Arc<Ruleset>, ApiError> {
     warboard_rules::ruleset(name).map_err(|e| ApiError::internal(e.to_string()))
 }
 
-fn summary(rs: &Ruleset) -> Value {
+/// A ruleset as the lobby offers it, by the name a game is created with
+/// (`anniversary-1941`, not the map's shared `anniversary`).
+fn summary(name: &str, rs: &Ruleset) -> Value {
     let teams = rs.initial_teams();
     let powers: Vec<Value> = rs
         .power_ids()
@@ -32,7 +34,7 @@ fn summary(rs: &Ruleset) -> Value {
         })
         .collect();
     json!({
-        "name": rs.name,
+        "name": name,
         "title": rs.title,
         "powers": powers,
         "teams": teams.names.to_vec(),
@@ -44,7 +46,7 @@ fn summary(rs: &Ruleset) -> Value {
 pub async fn list() -> Result<Json<Value>, ApiError> {
     let mut all = Vec::new();
     for name in RULESET_NAMES {
-        all.push(summary(&*load(name)?));
+        all.push(summary(name, &*load(name)?));
     }
     Ok(Json(json!({"rulesets": all})))
 }
@@ -72,7 +74,7 @@ pub async fn show(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
             })
         })
         .collect();
-    let mut body = summary(&rs);
+    let mut body = summary(&name, &rs);
     body["spaces"] = json!(spaces);
     Ok(Json(json!({"ruleset": body})))
 }

@@ -225,8 +225,15 @@ impl Connection {
                 let record = inner.table.record();
                 let summary = summary_of(&view, record, &seat, awaiting(&inner, &seat), inner.table.think_ms());
                 let mut result = json!({"seq": inner.count(), "status": status_name(inner.status), "summary": summary});
+                // What the seat's own nations bought and have not placed yet
+                // (Alternative shopping keeps it out of the summary).
+                let unplaced: serde_json::Map<String, Value> = seat
+                    .iter()
+                    .filter_map(|p| view.state.unplaced.get(p).map(|m| (inner.power_name(*p), json!(m.iter().map(|(k, n)| (k.name().to_string(), json!(*n))).collect::<serde_json::Map<String, Value>>()))))
+                    .collect();
+                result["unplaced"] = Value::Object(unplaced);
                 if m.full {
-                    result["state"] = warboard_protocol::position_json(&view.ruleset, &view.state);
+                    result["position"] = warboard_protocol::position_json(&view.ruleset, &view.state);
                 }
                 Ok(result)
             }

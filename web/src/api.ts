@@ -1,0 +1,143 @@
+// The server's HTTP API (docs/server.md): fetch with the session cookie,
+// every refusal turned into an ApiError with the server's code and message.
+
+export class ApiError extends Error {
+  code: string;
+  status: number;
+  constructor(code: string, message: string, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+export interface Account {
+  id: string;
+  name: string;
+}
+
+export interface PowerInfo {
+  id: string;
+  name: string;
+  team: string | null;
+  capital: string | null;
+}
+
+export interface OptionInfo {
+  name: string;
+  type: string; // bool, integer, choice, object, list, …
+  default: unknown;
+  doc: string;
+  values?: unknown[];
+  min?: number;
+  max?: number;
+}
+
+export interface SpaceInfo {
+  id: string;
+  name: string;
+  sea: boolean;
+  value: number;
+  owner: string | null;
+  capital_of: string | null;
+  victory_city: boolean;
+  convoy: boolean;
+  neutral: boolean;
+  off_limits: boolean;
+  neighbours: string[];
+}
+
+export interface RulesetInfo {
+  name: string;
+  title: string;
+  powers: PowerInfo[];
+  teams: string[];
+  options: OptionInfo[];
+  spaces?: SpaceInfo[];
+}
+
+export interface Seat {
+  power: string;
+  kind: string; // account, computer, open
+  account: string | null;
+  think: number;
+}
+
+export interface Game {
+  id: string;
+  ruleset: string;
+  options: Record<string, unknown>;
+  public: boolean;
+  status: "open" | "playing" | "over";
+  seq: number;
+  actor: string | null;
+  winner: unknown;
+  created_at: number;
+  seats: Seat[];
+}
+
+export type SeatRequest =
+  | { kind: "me" }
+  | { kind: "open" }
+  | { kind: "computer"; think: number }
+  | { kind: "account"; name: string };
+
+export interface NewGame {
+  ruleset: string;
+  options: Record<string, unknown>;
+  public: boolean;
+  seats: Record<string, SeatRequest>;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError("network/failed", String(e instanceof Error ? e.message : e));
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(err?.code ?? `http/${res.status}`, err?.message ?? (text.slice(0, 200) || res.statusText), res.status);
+  }
+  return data as T;
+}
+
+export const api = {
+  me: () => call<{ account: Account }>("GET", "/api/me").then((r) => r.account),
+  signin: (name: string, password: string) => call<{ account: Account }>("POST", "/api/signin", { name, password }).then((r) => r.account),
+  signup: (name: string, password: string) => call<{ account: Account }>("POST", "/api/signup", { name, password }).then((r) => r.account),
+  signout: () => call<void>("POST", "/api/signout"),
+  rulesets: () => call<{ rulesets: RulesetInfo[] }>("GET", "/api/rulesets").then((r) => r.rulesets),
+  ruleset: (name: string) => call<{ ruleset: RulesetInfo }>("GET", `/api/rulesets/${encodeURIComponent(name)}`).then((r) => r.ruleset),
+  createGame: (g: NewGame) => call<{ game: Game }>("POST", "/api/games", g).then((r) => r.game),
+  games: (filter: "open" | "mine") => call<{ games: Game[] }>("GET", `/api/games?filter=${filter}`).then((r) => r.games),
+  game: (id: string) => call<{ game: Game }>("GET", `/api/games/${encodeURIComponent(id)}`).then((r) => r.game),
+  takeSeat: (id: string, power: string) => call<unknown>("POST", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
+  leaveSeat: (id: string, power: string) => call<unknown>("DELETE", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
+};
+
+/** The drawn board's SVG text, or null where the server has none (404) or it fails. */
+export async function boardSvg(ruleset: string): Promise<string | null> {
+  try {
+    const res = await fetch(`/api/rulesets/${encodeURIComponent(ruleset)}/board.svg`, { credentials: "same-origin" });
+    if (!res.ok) return null;
+    const text = await res.text();
+    return text.includes("<svg") ? text : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,435 @@
+// Every string the page shows, in English and German. The language comes
+// from a saved choice (the header's switch), else navigator.language.
+
+const en = {
+  appName: "warboard",
+  loading: "Loading…",
+  signedInAs: "Signed in as {name}",
+  signOut: "Sign out",
+  switchLanguage: "Deutsch",
+  switchLanguageLabel: "Auf Deutsch umschalten",
+  lobby: "Lobby",
+  skipToContent: "Skip to content",
+  dismiss: "Dismiss",
+
+  // sign-in
+  signInTitle: "Sign in",
+  signInIntro: "Sign in to play, or create an account: a name of 3 to 32 letters, digits, _ or -, and a password of at least 8 characters.",
+  name: "Name",
+  password: "Password",
+  signIn: "Sign in",
+  createAccount: "Create account",
+  networkFailed: "The server could not be reached: {message}",
+
+  // lobby
+  newGame: "New game",
+  ruleset: "Ruleset",
+  options: "Options",
+  noOptions: "This ruleset has no options.",
+  defaultIs: "default: {value}",
+  optionJsonHint: "JSON value",
+  seats: "Seats",
+  power: "Power",
+  team: "Team",
+  player: "Player",
+  seatMe: "Me",
+  seatOpen: "Open",
+  seatComputer: "Computer",
+  seatAccount: "Account",
+  thinkMs: "Thinking time for {power} (ms)",
+  accountName: "Account name for {power}",
+  publicGame: "Public (anyone may watch and join open seats)",
+  create: "Create game",
+  creating: "Creating…",
+  badJson: "Option {name}: not a valid value ({message})",
+  myGames: "My games",
+  openGames: "Open games",
+  refresh: "Refresh",
+  noGames: "No games yet.",
+  noOpenGames: "No open games right now.",
+  colRuleset: "Ruleset",
+  colStatus: "Status",
+  colTurn: "Whose turn",
+  colMyPowers: "My powers",
+  colSeats: "Seats",
+  colCreated: "Created",
+  colActions: "Actions",
+  open: "Open",
+  openGame: "Open game {id}",
+  takeSeat: "Take {power}",
+  leaveSeat: "Leave {power}",
+  statusOpen: "waiting for players",
+  statusPlaying: "playing",
+  statusOver: "over",
+  seatTaken: "You took {power}.",
+
+  // game page
+  gameTitle: "Game {id}",
+  backToLobby: "← Lobby",
+  connection: "Connection",
+  connOpen: "connected",
+  connConnecting: "connecting…",
+  connClosed: "disconnected, retrying…",
+  reconnect: "Reconnect",
+  summary: "Game",
+  round: "Round",
+  turn: "Turn",
+  phase: "Phase",
+  actor: "Deciding",
+  myPowers: "Your powers",
+  watching: "You are watching this game.",
+  banks: "Banks (IPCs)",
+  waitingFor: "Waiting for {power}…",
+  waitingForPlayers: "Waiting for players to take the open seats.",
+  gameOver: "Game over. Winner: {winner}",
+  gameOverNoWinner: "Game over.",
+  yourDecision: "Your decision: {what}",
+  decisionFor: "{power} decides",
+  noItems: "Nothing to choose here but ending the phase.",
+  board: "Board",
+  zoomIn: "Zoom in",
+  zoomOut: "Zoom out",
+  zoomFit: "Fit the board",
+  boardFallback: "The drawn board is not available; the spaces are shown as a grid.",
+  boardHelp: "Drag to pan, wheel or buttons to zoom, click a space to see its units.",
+  spaceInfo: "Selected space",
+  noUnits: "No units.",
+  controlledBy: "Controlled by {power}",
+  ipcValue: "worth {n} IPCs",
+  log: "Log",
+  sealed: "(sealed {what} by {power})",
+  sealedPurchase: "purchase",
+  earlierOmitted: "(earlier entries are not shown)",
+  undone: "(the last action was taken back)",
+  battles: "Battles this turn",
+  battleLine: "{at}: {attacker} ({kind}), {result}, round {round}",
+  purchased: "Bought, to be placed",
+
+  // decisions
+  decisionTitle: "Decision",
+  endPhase: "End phase",
+  undo: "Undo",
+  surrender: "Surrender",
+  surrenderConfirm1: "Surrender? The whole team ({team}) gives up and loses the game.",
+  surrenderConfirm2: "Are you really sure? This cannot be undone.",
+  surrenderYes: "Yes, surrender",
+  surrenderFinal: "Surrender for good",
+  cancel: "Cancel",
+  sending: "Sending…",
+  purchase: "Purchase",
+  bank: "Bank: {n} IPCs",
+  costEach: "{n} IPCs each",
+  upTo: "up to {n}",
+  totalCost: "Total: {total} of {bank} IPCs",
+  buy: "Buy",
+  moves: "Move units",
+  stack: "{count} × {unit} at {from}",
+  cannotMove: "cannot move",
+  routesCount: "{n} destinations",
+  chooseStack: "Choose a stack of units, then a destination (also by clicking a highlighted space on the board).",
+  count: "How many",
+  routeTo: "to {to}",
+  via: "via {path}",
+  bombingRaid: "Strategic bombing raid",
+  battlesToFight: "Battles",
+  fight: "Fight a round at {at}",
+  resolve: "Fight to the end at {at}",
+  rocket: "Rocket from {from} at {at}",
+  casualties: "Casualties at {at}",
+  chooseHits: "Choose {hits} casualties ({chosen} chosen).",
+  takeLosses: "Take these losses",
+  damaged: "damaged",
+  pressOrRetreat: "Battle at {at}",
+  continueBattle: "Continue the battle",
+  retreatTo: "Retreat to {to}",
+  breakOff: "Break off (aircraft)",
+  submergeTo: "Submarines withdraw to {to}",
+  place: "Place units",
+  placeAt: "Place at {at}",
+  placeSubmit: "Place at {at}",
+  research: "Research",
+  researchDice: "Research dice",
+  researchChart: "chart {n}",
+  researchAim: "aiming at {development}",
+  rollResearch: "Roll",
+  repair: "Repair at {at} ({damage} damage)",
+  repairCount: "Damage to repair at {at}",
+  repairSubmit: "Repair",
+  other: "Other actions",
+  errorTitle: "Refused",
+  socketClosed: "The connection was lost before the server answered.",
+  socketStopped: "The connection is closed.",
+  notSignedIn: "Sign in to play.",
+} as const;
+
+export type Key = keyof typeof en;
+
+const de: Record<Key, string> = {
+  appName: "warboard",
+  loading: "Wird geladen…",
+  signedInAs: "Angemeldet als {name}",
+  signOut: "Abmelden",
+  switchLanguage: "English",
+  switchLanguageLabel: "Switch to English",
+  lobby: "Lobby",
+  skipToContent: "Zum Inhalt springen",
+  dismiss: "Schließen",
+
+  signInTitle: "Anmelden",
+  signInIntro: "Melde dich an, um zu spielen, oder lege ein Konto an: ein Name aus 3 bis 32 Buchstaben, Ziffern, _ oder -, und ein Passwort mit mindestens 8 Zeichen.",
+  name: "Name",
+  password: "Passwort",
+  signIn: "Anmelden",
+  createAccount: "Konto anlegen",
+  networkFailed: "Der Server ist nicht erreichbar: {message}",
+
+  newGame: "Neues Spiel",
+  ruleset: "Regelwerk",
+  options: "Optionen",
+  noOptions: "Dieses Regelwerk hat keine Optionen.",
+  defaultIs: "Vorgabe: {value}",
+  optionJsonHint: "JSON-Wert",
+  seats: "Plätze",
+  power: "Macht",
+  team: "Seite",
+  player: "Spieler",
+  seatMe: "Ich",
+  seatOpen: "Offen",
+  seatComputer: "Computer",
+  seatAccount: "Konto",
+  thinkMs: "Bedenkzeit für {power} (ms)",
+  accountName: "Kontoname für {power}",
+  publicGame: "Öffentlich (alle dürfen zusehen und freie Plätze einnehmen)",
+  create: "Spiel anlegen",
+  creating: "Wird angelegt…",
+  badJson: "Option {name}: kein gültiger Wert ({message})",
+  myGames: "Meine Spiele",
+  openGames: "Offene Spiele",
+  refresh: "Aktualisieren",
+  noGames: "Noch keine Spiele.",
+  noOpenGames: "Gerade keine offenen Spiele.",
+  colRuleset: "Regelwerk",
+  colStatus: "Stand",
+  colTurn: "Am Zug",
+  colMyPowers: "Meine Mächte",
+  colSeats: "Plätze",
+  colCreated: "Angelegt",
+  colActions: "Aktionen",
+  open: "Öffnen",
+  openGame: "Spiel {id} öffnen",
+  takeSeat: "{power} übernehmen",
+  leaveSeat: "{power} verlassen",
+  statusOpen: "wartet auf Spieler",
+  statusPlaying: "läuft",
+  statusOver: "beendet",
+  seatTaken: "Du spielst jetzt {power}.",
+
+  gameTitle: "Spiel {id}",
+  backToLobby: "← Lobby",
+  connection: "Verbindung",
+  connOpen: "verbunden",
+  connConnecting: "verbinde…",
+  connClosed: "getrennt, neuer Versuch…",
+  reconnect: "Neu verbinden",
+  summary: "Spiel",
+  round: "Runde",
+  turn: "Zug",
+  phase: "Phase",
+  actor: "Entscheidet",
+  myPowers: "Deine Mächte",
+  watching: "Du schaust diesem Spiel zu.",
+  banks: "Kassen (IPCs)",
+  waitingFor: "Warte auf {power}…",
+  waitingForPlayers: "Warte darauf, dass die freien Plätze besetzt werden.",
+  gameOver: "Spiel beendet. Sieger: {winner}",
+  gameOverNoWinner: "Spiel beendet.",
+  yourDecision: "Deine Entscheidung: {what}",
+  decisionFor: "{power} entscheidet",
+  noItems: "Hier bleibt nur, die Phase zu beenden.",
+  board: "Spielbrett",
+  zoomIn: "Vergrößern",
+  zoomOut: "Verkleinern",
+  zoomFit: "Ganzes Brett zeigen",
+  boardFallback: "Das gezeichnete Spielbrett ist nicht verfügbar; die Felder werden als Raster gezeigt.",
+  boardHelp: "Ziehen verschiebt, Mausrad oder Knöpfe zoomen, ein Klick auf ein Feld zeigt seine Einheiten.",
+  spaceInfo: "Gewähltes Feld",
+  noUnits: "Keine Einheiten.",
+  controlledBy: "Kontrolliert von {power}",
+  ipcValue: "{n} IPCs wert",
+  log: "Verlauf",
+  sealed: "({what} von {power}, verdeckt)",
+  sealedPurchase: "Einkauf",
+  earlierOmitted: "(frühere Einträge werden nicht gezeigt)",
+  undone: "(die letzte Aktion wurde zurückgenommen)",
+  battles: "Schlachten in diesem Zug",
+  battleLine: "{at}: {attacker} ({kind}), {result}, Runde {round}",
+  purchased: "Gekauft, noch aufzustellen",
+
+  decisionTitle: "Entscheidung",
+  endPhase: "Phase beenden",
+  undo: "Rückgängig",
+  surrender: "Aufgeben",
+  surrenderConfirm1: "Aufgeben? Die ganze Seite ({team}) gibt auf und verliert das Spiel.",
+  surrenderConfirm2: "Wirklich sicher? Das lässt sich nicht zurücknehmen.",
+  surrenderYes: "Ja, aufgeben",
+  surrenderFinal: "Endgültig aufgeben",
+  cancel: "Abbrechen",
+  sending: "Wird gesendet…",
+  purchase: "Einkauf",
+  bank: "Kasse: {n} IPCs",
+  costEach: "je {n} IPCs",
+  upTo: "bis zu {n}",
+  totalCost: "Summe: {total} von {bank} IPCs",
+  buy: "Kaufen",
+  moves: "Einheiten bewegen",
+  stack: "{count} × {unit} in {from}",
+  cannotMove: "kann nicht ziehen",
+  routesCount: "{n} Ziele",
+  chooseStack: "Wähle einen Stapel Einheiten, dann ein Ziel (auch per Klick auf ein hervorgehobenes Feld des Bretts).",
+  count: "Wie viele",
+  routeTo: "nach {to}",
+  via: "über {path}",
+  bombingRaid: "Strategischer Bombenangriff",
+  battlesToFight: "Schlachten",
+  fight: "Eine Runde kämpfen in {at}",
+  resolve: "Bis zum Ende kämpfen in {at}",
+  rocket: "Rakete von {from} auf {at}",
+  casualties: "Verluste in {at}",
+  chooseHits: "Wähle {hits} Verluste ({chosen} gewählt).",
+  takeLosses: "Diese Verluste hinnehmen",
+  damaged: "beschädigt",
+  pressOrRetreat: "Schlacht in {at}",
+  continueBattle: "Weiterkämpfen",
+  retreatTo: "Rückzug nach {to}",
+  breakOff: "Abbrechen (Flugzeuge)",
+  submergeTo: "U-Boote ziehen sich nach {to} zurück",
+  place: "Einheiten aufstellen",
+  placeAt: "Aufstellen in {at}",
+  placeSubmit: "In {at} aufstellen",
+  research: "Forschung",
+  researchDice: "Forschungswürfel",
+  researchChart: "Tabelle {n}",
+  researchAim: "Ziel: {development}",
+  rollResearch: "Würfeln",
+  repair: "Reparatur in {at} ({damage} Schaden)",
+  repairCount: "Zu reparierender Schaden in {at}",
+  repairSubmit: "Reparieren",
+  other: "Weitere Aktionen",
+  errorTitle: "Abgelehnt",
+  socketClosed: "Die Verbindung brach ab, bevor der Server antwortete.",
+  socketStopped: "Die Verbindung ist geschlossen.",
+  notSignedIn: "Melde dich an, um zu spielen.",
+};
+
+const UNITS: Record<"en" | "de", Record<string, string>> = {
+  en: {
+    infantry: "infantry", artillery: "artillery", armor: "armor", fighter: "fighter", bomber: "bomber",
+    transport: "transport", submarine: "submarine", destroyer: "destroyer", cruiser: "cruiser",
+    aircraft_carrier: "aircraft carrier", battleship: "battleship", aa_gun: "AA gun",
+    industrial_complex: "industrial complex",
+  },
+  de: {
+    infantry: "Infanterie", artillery: "Artillerie", armor: "Panzer", fighter: "Jäger", bomber: "Bomber",
+    transport: "Transporter", submarine: "U-Boot", destroyer: "Zerstörer", cruiser: "Kreuzer",
+    aircraft_carrier: "Flugzeugträger", battleship: "Schlachtschiff", aa_gun: "Flak",
+    industrial_complex: "Industriekomplex",
+  },
+};
+
+const PHASES: Record<"en" | "de", Record<string, string>> = {
+  en: {
+    research: "research", purchase: "purchase", combat_move: "combat move", combat: "combat",
+    noncombat_move: "noncombat move", place: "place units", income: "collect income",
+    payday: "payday", shopping: "shopping", turn: "turn",
+    casualties: "casualties", press_or_retreat: "press on or retreat",
+    attacker_submarines: "attacking submarines", defender_submarines: "defending submarines", game_over: "game over",
+  },
+  de: {
+    research: "Forschung", purchase: "Einkauf", combat_move: "Kampfbewegung", combat: "Kampf",
+    noncombat_move: "Nichtkampfbewegung", place: "Aufstellen", income: "Einkommen",
+    payday: "Zahltag", shopping: "Einkauf", turn: "Zug",
+    casualties: "Verluste", press_or_retreat: "Weiterkämpfen oder Rückzug",
+    attacker_submarines: "angreifende U-Boote", defender_submarines: "verteidigende U-Boote", game_over: "Spielende",
+  },
+};
+
+const POWERS_DE: Record<string, string> = {
+  russia: "Sowjetunion", germany: "Deutschland", uk: "Vereinigtes Königreich", japan: "Japan",
+  usa: "Vereinigte Staaten", italy: "Italien", china: "China",
+  axis: "Achsenmächte", allies: "Alliierte",
+};
+const POWERS_EN: Record<string, string> = {
+  russia: "Soviet Union", germany: "Germany", uk: "United Kingdom", japan: "Japan",
+  usa: "United States", italy: "Italy", china: "China", axis: "Axis", allies: "Allies",
+};
+
+const WORDS: Record<"en" | "de", Record<string, string>> = {
+  en: {
+    land: "land", sea: "sea", bombing: "bombing", pending: "pending", ongoing: "ongoing",
+    attacker_won: "attacker won", defender_won: "defender won", draw: "draw", retreated: "retreated",
+    true: "yes", false: "no", open: "open", playing: "playing", over: "over", computer: "computer", neutral: "neutral",
+  },
+  de: {
+    land: "Land", sea: "See", bombing: "Bombenangriff", pending: "steht aus", ongoing: "läuft",
+    attacker_won: "Angreifer siegte", defender_won: "Verteidiger siegte", draw: "unentschieden", retreated: "Rückzug",
+    true: "ja", false: "nein", open: "offen", playing: "läuft", over: "beendet", computer: "Computer", neutral: "neutral",
+  },
+};
+
+export type Lang = "en" | "de";
+
+function initialLang(): Lang {
+  try {
+    const saved = localStorage.getItem("warboard-lang");
+    if (saved === "en" || saved === "de") return saved;
+  } catch {
+    /* storage blocked */
+  }
+  return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
+}
+
+let lang: Lang = initialLang();
+
+export function currentLang(): Lang {
+  return lang;
+}
+
+export function setLang(l: Lang): void {
+  lang = l;
+  try {
+    localStorage.setItem("warboard-lang", l);
+  } catch {
+    /* storage blocked */
+  }
+  document.documentElement.lang = l;
+}
+
+/** The catalogue's text for `key`, with `{name}` placeholders filled. */
+export function t(key: Key, vars?: Record<string, string | number>): string {
+  const table: Record<Key, string> = lang === "de" ? de : en;
+  let s = table[key] ?? en[key] ?? key;
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+  return s;
+}
+
+function plain(id: string): string {
+  return id.replace(/_/g, " ");
+}
+
+export function unitName(type: string): string {
+  return UNITS[lang][type] ?? plain(type);
+}
+
+export function phaseName(phase: string): string {
+  return PHASES[lang][phase] ?? plain(phase);
+}
+
+/** A power's (or team's) name; `fallback` is the ruleset's English name. */
+export function powerName(id: string, fallback?: string): string {
+  if (lang === "de" && POWERS_DE[id]) return POWERS_DE[id];
+  return fallback ?? POWERS_EN[id] ?? plain(id);
+}
+
+export function word(w: string): string {
+  return WORDS[lang][w] ?? plain(w);
+}

@@ -1,0 +1,479 @@
+// The game page: the board, where the game stands, the decision panel and
+// the log, kept up to date over the game's WebSocket.
+
+import { api, ApiError, Game, RulesetInfo } from "../api";
+import { App, Cleanup } from "../app";
+import { BoardView, powerColours } from "../board";
+import { DecisionPanel, Action } from "../decisions";
+import { h, replace, setReady, Child } from "../dom";
+import { t, powerName, phaseName, unitName, word } from "../i18n";
+import { GameLog } from "../log";
+import { ConnState, GameSocket, Hello, Push } from "../socket";
+import { Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
+
+/** A small square in a power's colour (set through the CSSOM: no style attributes). */
+function swatch(power: string): HTMLSpanElement {
+  const el = h("span", { class: "swatch", "aria-hidden": "true" });
+  el.style.background = powerColours(power)[0];
+  return el;
+}
+
+export function gamePage(app: App, id: string): Cleanup {
+  let alive = true;
+  let game: Game | null = null;
+  let ruleset: RulesetInfo | null = null;
+  let board: BoardView | null = null;
+  let socket: GameSocket | null = null;
+  let myPowers: string[] = [];
+  let status = "playing";
+  let summary: Summary | null = null;
+  let position: Position | null = null;
+  let items: LegalItem[] = [];
+  let seen = 0; // entries seen
+  let expected = 0; // entries an accepted action of ours promises
+  let selectedSpace: string | null = null;
+  let pollTimer: number | undefined;
+
+  const log = new GameLog();
+  const decisions = new DecisionPanel();
+  const statusEl = h("span", { id: "status", "data-state": "connecting", role: "status" }, t("connConnecting"));
+  const reconnectBtn = h("button", { type: "button", id: "reconnect", hidden: true, onclick: () => socket?.reconnectNow() }, t("reconnect"));
+  const field = (name: string) => h("dd", { "data-field": name });
+  const fields = { round: field("round"), turn: field("turn"), phase: field("phase"), actor: field("actor") };
+  const summaryExtra = h("div", { class: "summary-extra" });
+  const summaryEl = h(
+    "section",
+    { id: "summary", class: "panel", "aria-labelledby": "summary-title" },
+    h("h2", { id: "summary-title" }, t("summary")),
+    h("dl", { class: "facts" }, h("dt", null, t("round")), fields.round, h("dt", null, t("turn")), fields.turn, h("dt", null, t("phase")), fields.phase, h("dt", null, t("actor")), fields.actor),
+    summaryExtra,
+  );
+  const spaceEl = h("section", { id: "space-info", class: "panel", "aria-labelledby": "space-title", hidden: true });
+  const boardPane = h("div", { class: "board-pane" }, h("p", { class: "hint" }, t("loading")));
+  const title = h("h1", null, t("gameTitle", { id: id.slice(0, 8) }));
+  const root = h(
+    "div",
+    { id: "game", class: "game", "data-game": id, "data-seq": "0" },
+    h("div", { class: "game-head" }, h("a", { href: "/lobby", class: "back" }, t("backToLobby")), title, h("span", { class: "conn" }, `${t("connection")}: `, statusEl, " ", reconnectBtn)),
+    h(
+      "div",
+      { class: "game-body" },
+      boardPane,
+      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, h("section", { class: "panel log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), log.el)),
+    ),
+  );
+  replace(app.main, root);
+  setReady(false);
+
+  const powerLabel = (p: string) => powerName(p, ruleset?.powers.find((x) => x.id === p)?.name);
+  const spaceLabel = (s: string) => (board ? board.spaceName(s) : s);
+  const teamOf = (p: string): string | null => {
+    const teams = game?.options?.teams;
+    if (teams && typeof teams === "object" && !Array.isArray(teams)) {
+      for (const [team, members] of Object.entries(teams as Record<string, unknown>)) if (Array.isArray(members) && members.includes(p)) return team;
+    }
+    return ruleset?.powers.find((x) => x.id === p)?.team ?? null;
+  };
+
+  // ---- readiness for the tests: settled when nothing is in flight ----
+
+  let refreshing = false;
+  let dirty = false;
+  let refreshTimer: number | undefined;
+  let syncing = false;
+  let syncAgain = false;
+
+  function settle(): void {
+    root.dataset.seq = String(seen);
+    setReady(!refreshing && !syncing && refreshTimer === undefined && seen >= expected && summary !== null);
+  }
+
+  // ---- the socket ----
+
+  function onState(s: ConnState): void {
+    statusEl.dataset.state = s;
+    statusEl.textContent = s === "open" ? t("connOpen") : s === "connecting" ? t("connConnecting") : t("connClosed");
+    reconnectBtn.hidden = s !== "closed";
+  }
+
+  function onHello(hello: Hello, again: boolean): void {
+    myPowers = hello.powers ?? [];
+    status = hello.status;
+    if (!again) {
+      log.clear();
+      seen = 0;
+    }
+    void sync();
+    scheduleRefresh(0);
+  }
+
+  function onPush(msg: Push): void {
+    switch (msg.reply) {
+      case "entry":
+        entry(msg as unknown as Entry);
+        scheduleRefresh();
+        break;
+      case "revealed":
+        for (const e of (msg.entries as Entry[] | undefined) ?? []) log.reveal(e);
+        scheduleRefresh();
+        break;
+      case "undone": {
+        const n = Number(msg.seq);
+        if (Number.isFinite(n) && n < seen) {
+          seen = n;
+          log.undone(n);
+        }
+        expected = Math.min(expected, seen);
+        scheduleRefresh();
+        break;
+      }
+      case "resync":
+        void sync();
+        scheduleRefresh();
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** One entry, from a push or a sync: taken in order, a gap asks for a sync. */
+  function entry(e: Entry): void {
+    if (typeof e.seq !== "number" || e.seq < seen) return;
+    if (e.seq > seen) {
+      void sync();
+      return;
+    }
+    log.add(e);
+    seen = e.seq + 1;
+    root.dataset.seq = String(seen);
+  }
+
+  async function sync(): Promise<void> {
+    if (!socket) return;
+    if (syncing) {
+      syncAgain = true;
+      return;
+    }
+    syncing = true;
+    setReady(false);
+    try {
+      do {
+        syncAgain = false;
+        const r = await socket.request<{ seq: number; entries?: Entry[]; snapshot?: unknown }>("sync", { from: seen });
+        if (!alive) return;
+        if (r.entries) for (const e of r.entries) entry(e);
+        else if (r.snapshot !== undefined) {
+          log.clear();
+          log.note(t("earlierOmitted"));
+          seen = r.seq;
+        }
+      } while (syncAgain && alive);
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === "socket/closed")) app.showError(e);
+    } finally {
+      syncing = false;
+      settle();
+    }
+  }
+
+  // ---- state and legal ----
+
+  function scheduleRefresh(delay = 40): void {
+    setReady(false);
+    if (refreshTimer !== undefined) return;
+    refreshTimer = window.setTimeout(() => {
+      refreshTimer = undefined;
+      void refresh();
+    }, delay);
+  }
+
+  /** Every page of the legal items, and the game's seq they are for (undefined if the pages disagree). */
+  async function legalItems(): Promise<{ items: LegalItem[]; seq: number | undefined }> {
+    const all: LegalItem[] = [];
+    let seq: number | undefined;
+    for (let offset = 0; offset < 20000; ) {
+      const page = await socket!.request<LegalPage>("legal", { offset, limit: 500 });
+      if (offset === 0) seq = page.seq;
+      else if (page.seq !== seq) seq = undefined;
+      all.push(...page.items);
+      offset += page.items.length;
+      if (page.items.length === 0 || offset >= page.total) break;
+    }
+    return { items: all, seq };
+  }
+
+  async function refresh(): Promise<void> {
+    if (!socket || !alive) return;
+    if (refreshing) {
+      dirty = true;
+      return;
+    }
+    refreshing = true;
+    setReady(false);
+    try {
+      do {
+        dirty = false;
+        const st = await socket.request<StateResult>("state", { full: true });
+        if (!alive) return;
+        let legal: LegalItem[] = [];
+        if (st.status === "playing" && st.summary.awaiting === "client") {
+          try {
+            const page = await legalItems();
+            legal = page.items;
+            // The game moved on between the answers: read both again.
+            if (page.seq !== st.seq) dirty = true;
+          } catch (e) {
+            // The game moved on between the two answers: the next refresh catches up.
+            if (e instanceof ApiError && e.code === "auth/not-your-power") dirty = true;
+            else throw e;
+          }
+        }
+        if (!alive) return;
+        status = st.status;
+        summary = st.summary;
+        position = st.position ?? position;
+        items = legal;
+        render();
+      } while (dirty && alive);
+    } catch (e) {
+      if (!(e instanceof ApiError && e.code === "socket/closed")) app.showError(e);
+    } finally {
+      refreshing = false;
+      if (alive) {
+        pollWhileOpen();
+        settle();
+      }
+    }
+  }
+
+  // ---- rendering ----
+
+  function render(): void {
+    if (!summary) return;
+    const s = summary;
+    fields.round.textContent = String(s.round);
+    fields.turn.textContent = powerLabel(s.turn);
+    fields.phase.textContent = phaseName(s.phase);
+    fields.actor.textContent = s.actor ? powerLabel(s.actor) : "—";
+    summaryEl.dataset.awaiting = s.awaiting;
+    summaryEl.dataset.status = status;
+    const banks = Object.entries(s.ipcs).map(([p, n]) =>
+      h(
+        "li",
+        { "data-bank": p, class: `${myPowers.includes(p) ? "mine" : ""}${p === s.turn ? " turn" : ""}` },
+        swatch(p),
+        h("span", { class: "who" }, powerLabel(p)),
+        h("span", { class: "n" }, String(n)),
+      ),
+    );
+    const extra: Child[] = [
+      h("p", { class: "mine-line" }, myPowers.length ? `${t("myPowers")}: ${myPowers.map(powerLabel).join(", ")}` : t("watching")),
+      h("h3", null, t("banks")),
+      h("ul", { class: "banks" }, banks),
+    ];
+    if (s.winner !== null && s.winner !== undefined) extra.unshift(h("p", { class: "winner", id: "winner" }, t("gameOver", { winner: winnerText(s.winner, powerLabel) })));
+    const purchased = Object.entries(s.purchased ?? {}).filter(([, n]) => n > 0);
+    if (purchased.length) extra.push(h("p", { class: "meta" }, `${t("purchased")}: ${purchased.map(([u, n]) => `${n} ${unitName(u)}`).join(", ")}`));
+    if (s.battles?.length) {
+      extra.push(h("h3", null, t("battles")));
+      extra.push(
+        h(
+          "ul",
+          { class: "battle-list" },
+          s.battles.map((b) => h("li", { "data-battle": b.at }, t("battleLine", { at: spaceLabel(b.at), attacker: powerLabel(b.attacker), kind: word(b.kind), result: word(b.result), round: b.round }))),
+        ),
+      );
+    }
+    if (status === "open" && game) extra.push(seatsBox(game));
+    replace(summaryExtra, extra);
+    board?.update(position);
+    decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, board });
+    if (selectedSpace) showSpace(selectedSpace);
+  }
+
+  function seatsBox(g: Game): Child {
+    return h(
+      "div",
+      { class: "seats-box" },
+      h("p", null, t("waitingForPlayers")),
+      h(
+        "ul",
+        null,
+        g.seats.map((seat) =>
+          h(
+            "li",
+            null,
+            `${powerLabel(seat.power)}: `,
+            seat.kind === "open"
+              ? app.account
+                ? h("button", { type: "button", "data-take-seat": seat.power, onclick: () => void takeSeat(seat.power) }, t("takeSeat", { power: powerLabel(seat.power) }))
+                : t("seatOpen")
+              : seat.kind === "computer"
+                ? t("seatComputer")
+                : (seat.account ?? ""),
+          ),
+        ),
+      ),
+    );
+  }
+
+  async function takeSeat(power: string): Promise<void> {
+    try {
+      await api.takeSeat(id, power);
+      app.clearError();
+      await reloadGame(true);
+    } catch (e) {
+      app.showError(e);
+    }
+  }
+
+  function showSpace(sid: string): void {
+    selectedSpace = sid;
+    board?.setSelected(sid);
+    const info = ruleset?.spaces?.find((s) => s.id === sid);
+    const units = position ? allUnits(position).filter((u) => u.at === sid) : [];
+    const byOwner = new Map<string, Map<string, UnitView[]>>();
+    for (const u of units) {
+      const m = byOwner.get(u.owner) ?? new Map<string, UnitView[]>();
+      byOwner.set(u.owner, m);
+      m.set(u.type, [...(m.get(u.type) ?? []), u]);
+    }
+    const owner = position?.control[sid];
+    replace(
+      spaceEl,
+      h("h2", { id: "space-title" }, `${t("spaceInfo")}: ${spaceLabel(sid)}`),
+      info && !info.sea ? h("p", { class: "meta" }, [owner && owner !== "neutral" ? t("controlledBy", { power: powerLabel(owner) }) : word("neutral"), info.value ? ` · ${t("ipcValue", { n: info.value })}` : ""]) : null,
+      units.length
+        ? h(
+            "ul",
+            { class: "space-units", "data-space-units": sid },
+            [...byOwner].map(([p, types]) =>
+              h(
+                "li",
+                null,
+                swatch(p),
+                `${powerLabel(p)}: `,
+                [...types].map(([type, us]) => `${us.length} ${unitName(type)}${us.some((u) => u.hits) ? ` (${t("damaged")})` : ""}`).join(", "),
+              ),
+            ),
+          )
+        : h("p", { class: "hint" }, t("noUnits")),
+    );
+    spaceEl.hidden = false;
+  }
+
+  function onSpace(sid: string): void {
+    decisions.spaceClicked(sid);
+    showSpace(sid);
+  }
+
+  // ---- acting ----
+
+  async function send(action: Action): Promise<boolean> {
+    if (!socket) return false;
+    setReady(false);
+    try {
+      const r = await socket.apply(action, summary?.seq);
+      app.clearError();
+      expected = Math.max(expected, r.seq + 1);
+      if (r.repeated || seen >= expected) scheduleRefresh(0);
+      settle();
+      return true;
+    } catch (e) {
+      app.showError(e);
+      if (e instanceof ApiError && (e.code === "game/stale" || e.code === "game/stale-seq")) scheduleRefresh(0);
+      settle();
+      return false;
+    }
+  }
+
+  async function undo(): Promise<boolean> {
+    if (!socket) return false;
+    setReady(false);
+    try {
+      const r = await socket.request<{ seq: number }>("undo", summary ? { seq: summary.seq } : {});
+      app.clearError();
+      if (r.seq < seen) {
+        seen = r.seq;
+        log.undone(r.seq);
+      }
+      expected = Math.min(expected, seen);
+      decisions.invalidate();
+      scheduleRefresh(0);
+      return true;
+    } catch (e) {
+      app.showError(e);
+      settle();
+      return false;
+    }
+  }
+
+  // ---- an open game: wait for its seats ----
+
+  function pollWhileOpen(): void {
+    if (status !== "open" || pollTimer !== undefined) return;
+    pollTimer = window.setTimeout(async () => {
+      pollTimer = undefined;
+      if (!alive) return;
+      await reloadGame(false);
+      pollWhileOpen();
+    }, 4000);
+  }
+
+  /** Reads the game again; a started game or a change of seats reconnects (the socket's powers are fixed at connecting). */
+  async function reloadGame(force: boolean): Promise<void> {
+    try {
+      const g = await api.game(id);
+      if (!alive) return;
+      const seatsChanged = JSON.stringify(g.seats) !== JSON.stringify(game?.seats);
+      const started = g.status !== status;
+      game = g;
+      if (force || seatsChanged || started) {
+        status = g.status;
+        connect();
+      }
+    } catch {
+      /* keep waiting */
+    }
+  }
+
+  function connect(): void {
+    socket?.close();
+    socket = new GameSocket(GameSocket.urlFor(id), { onState, onHello, onPush });
+  }
+
+  // ---- start ----
+
+  (async () => {
+    try {
+      game = await api.game(id);
+      if (!alive) return;
+      status = game.status;
+      ruleset = await api.ruleset(game.ruleset);
+      if (!alive) return;
+      title.textContent = `${ruleset.title} · ${t("gameTitle", { id: id.slice(0, 8) })}`;
+      document.title = `warboard · ${ruleset.title}`;
+      board = new BoardView(game.ruleset, ruleset, onSpace);
+      replace(boardPane, board.root);
+      connect();
+      await board.load();
+      if (!alive) return;
+      board.update(position);
+      if (summary) render();
+    } catch (e) {
+      app.showError(e);
+      replace(boardPane, h("p", { class: "hint" }, e instanceof Error ? e.message : String(e)));
+      setReady(true);
+    }
+  })();
+
+  return () => {
+    alive = false;
+    window.clearTimeout(refreshTimer);
+    window.clearTimeout(pollTimer);
+    socket?.close();
+    socket = null;
+    board?.dispose();
+    document.title = "warboard";
+  };
+}

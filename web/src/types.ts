@@ -1,0 +1,117 @@
+// The engine protocol's shapes as the page reads them (docs/protocol.md).
+
+export interface UnitView {
+  id: string;
+  type: string;
+  owner: string;
+  at?: string;
+  hits?: number;
+  moved?: number;
+  cargo?: UnitView[];
+}
+
+export interface Position {
+  round: number;
+  turn: string;
+  phase: string;
+  control: Record<string, string>;
+  ipcs: Record<string, number>;
+  units: UnitView[];
+  purchased: Record<string, number>;
+}
+
+export interface Decision {
+  kind: string; // phase, casualties, press_or_retreat, attacker_submarines, defender_submarines, game_over
+  phase?: string;
+  at?: string;
+  side?: string;
+  hits?: number;
+  candidates?: UnitView[];
+  winner?: unknown;
+}
+
+export interface BattleInfo {
+  at: string;
+  attacker: string;
+  kind: string;
+  result: string;
+  round: number;
+}
+
+export interface Summary {
+  seq: number;
+  round: number;
+  turn: string;
+  phase: string;
+  actor: string | null;
+  actors?: string[];
+  order?: string[];
+  awaiting: string; // client, player, dice, engine, nobody
+  decision?: Decision | null;
+  ipcs: Record<string, number>;
+  purchased?: Record<string, number>;
+  battles?: BattleInfo[];
+  winner: unknown;
+  undo?: number;
+  client_powers?: string[];
+}
+
+export interface StateResult {
+  seq: number;
+  status: string;
+  summary: Summary;
+  /** The whole position, with `full`. */
+  position?: Position;
+  /** Units the seat's own nations bought and have not placed yet. */
+  unplaced?: Record<string, Record<string, number>>;
+}
+
+export interface LegalPage {
+  seq: number;
+  actor: string | null;
+  total: number;
+  offset: number;
+  limit: number;
+  items: LegalItem[];
+}
+
+/** One legal item: `type` and its fields (docs/protocol.md, `legal`). */
+export interface LegalItem {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface StoryLine {
+  kind: string;
+  text: string;
+}
+
+export interface Entry {
+  reply: "entry";
+  seq: number;
+  power?: string | null;
+  by?: string;
+  action?: unknown;
+  events?: unknown[];
+  story?: StoryLine[];
+  sealed?: boolean;
+  next?: string | null;
+}
+
+/** The units of a position, cargo included, flattened, each with its space. */
+export function allUnits(pos: Position): UnitView[] {
+  const out: UnitView[] = [];
+  const walk = (u: UnitView, at: string | undefined) => {
+    out.push({ ...u, at });
+    for (const c of u.cargo ?? []) walk(c, at);
+  };
+  for (const u of pos.units) walk(u, u.at);
+  return out;
+}
+
+/** A readable form of a winner: a team name or a list of powers. */
+export function winnerText(w: unknown, name: (id: string) => string): string {
+  if (Array.isArray(w)) return w.map((x) => name(String(x))).join(", ");
+  if (typeof w === "string") return name(w);
+  return JSON.stringify(w);
+}
