@@ -146,6 +146,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/tokens", post(auth::new_api_token))
         .route("/api/rulesets", get(rulesets::list))
         .route("/api/rulesets/{name}", get(rulesets::show))
+        .route("/api/rulesets/{name}/board.svg", get(rulesets::board_svg))
         .route("/api/games", get(lobby::list).post(lobby::create))
         .route("/api/games/{id}", get(lobby::show))
         .route("/api/games/{id}/seats/{power}", post(lobby::take_seat).delete(lobby::leave_seat))

@@ -78,3 +78,13 @@ pub async fn show(Path(name): Path<String>) -> Result<Json<Value>, ApiError> {
     body["spaces"] = json!(spaces);
     Ok(Json(json!({"ruleset": body})))
 }
+
+/// `GET /api/rulesets/{name}/board.svg`: the drawn board of the ruleset's
+/// map (crate warboard-board: the project's own geometry), one element per
+/// space (`space-GER`); the page colours it.
+pub async fn board_svg(Path(name): Path<String>) -> Result<axum::response::Response, ApiError> {
+    use axum::response::IntoResponse;
+    let rs = load(&name)?;
+    let svg = warboard_board::svg(&rs).map_err(ApiError::internal)?;
+    Ok(([(axum::http::header::CONTENT_TYPE, "image/svg+xml"), (axum::http::header::CACHE_CONTROL, "max-age=3600")], svg).into_response())
+}
