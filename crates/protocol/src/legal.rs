@@ -276,10 +276,23 @@ fn battles(record: &Record, out: &mut Vec<Slot>) {
     let game = record.game();
     let s = &game.state;
     let rs = &game.ruleset;
-    for b in s.battles.iter().filter(|b| b.result == BattleResult::Pending) {
-        for (kind, action) in [("battle", Action::Battle { at: b.at }), ("resolve", Action::Resolve { at: Some(b.at) })] {
+    let mut places: Vec<SpaceId> = s.battles.iter().filter(|b| b.result == BattleResult::Pending).map(|b| b.at).collect();
+    // The Alternative turn (ALT L32, L44): a battle is fought wherever the
+    // mover's units share a space with the enemy's, with or without a
+    // battle declared before.
+    if s.phase == Phase::Turn {
+        let rel = game.relations();
+        for at in rs.map.ids() {
+            let mine = s.units_at(at).any(|u| u.owner == s.turn);
+            if mine && !places.contains(&at) && rel.enemy_units(s.turn, at).next().is_some() {
+                places.push(at);
+            }
+        }
+    }
+    for at in places {
+        for (kind, action) in [("battle", Action::Battle { at }), ("resolve", Action::Resolve { at: Some(at) })] {
             if legal(record, &action) {
-                out.push(Slot::Ready(json!({"type": kind, "at": space(rs, b.at)})));
+                out.push(Slot::Ready(json!({"type": kind, "at": space(rs, at)})));
             }
         }
     }

@@ -180,3 +180,190 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     assert!(chose_casualties || told.iter().any(|l| l.contains("casualties")), "a battle was fought with its casualties");
     server.stop().await;
 }
+
+/// A move the rules accept now into enemy land, from the legal list: the
+/// stack's selector, how many, and its route.
+async fn an_attack(ws: &mut common::Ws, enemies: &[String]) -> Option<(String, String, i64, String)> {
+    let state = ws.request(json!({"cmd": "state", "full": true})).await;
+    let me = state["result"]["summary"]["actor"].as_str().unwrap_or("").to_string();
+    let position = state["result"]["position"].clone();
+    let legal = ws.request(json!({"cmd": "legal", "limit": 500})).await;
+    let items = legal["result"]["items"].as_array().cloned().unwrap_or_default();
+    let _ = me;
+    // Enemy land with enemy units in it: a battle, not a walk-in.
+    let defended = |space: &str| {
+        position["units"].as_array().into_iter().flatten().any(|u| u["at"] == space && u["owner"].as_str().is_some_and(|o| enemies.iter().any(|e| e == o)))
+    };
+    let enemy = |space: &str| position["control"][space].as_str().is_some_and(|holder| enemies.iter().any(|e| e == holder)) && defended(space);
+    // Infantry first, then any land unit; the shortest route into enemy land.
+    let mut moves: Vec<&Value> = items.iter().filter(|i| i["type"] == "move").collect();
+    moves.sort_by_key(|i| i["unit"] != "infantry");
+    for item in moves {
+        for route in item["routes"].as_array().into_iter().flatten() {
+            let spaces: Vec<String> = route.as_array().into_iter().flatten().filter_map(|s| s.as_str().map(String::from)).collect();
+            if spaces.last().is_some_and(|to| enemy(to)) && position["control"].get(spaces.last()?.as_str()).is_some() {
+                let from = item["from"].as_str()?.to_string();
+                return Some((from, item["unit"].as_str()?.to_string(), item["count"].as_i64().unwrap_or(1), spaces.join(">")));
+            }
+        }
+    }
+    None
+}
+
+/// The first power to act in a new game of `ruleset`, and its enemies.
+fn first_power(ruleset: &str) -> (String, Vec<String>) {
+    let rs = warboard_rules::ruleset(ruleset).expect("the ruleset loads");
+    let game = warboard_rules::Game::standard(rs.clone());
+    let first = match game.actor() {
+        warboard_rules::game::Actor::Power(p) => p,
+        warboard_rules::game::Actor::Terminal => unreachable!("a new game waits for someone"),
+    };
+    let teams = &game.state.teams;
+    let enemies = rs.power_ids().filter(|q| teams.team_of(*q) != teams.team_of(first)).map(|q| rs.power(q).id.clone()).collect();
+    (rs.power(first).id.clone(), enemies)
+}
+
+/// A scripted opening by mouse in `ruleset` against the computer: the first
+/// power buys infantry, attacks where the rules let its infantry attack,
+/// fights the battle choosing casualties, places and ends its turn.
+async fn opening(ruleset: &str) {
+    let test = format!("the {ruleset} opening");
+    let Some(mut browser) = Browser::start(1400, 900).await else {
+        eprintln!("{test}: skipped: no Chromium on this machine (CI installs Debian's chromium)");
+        return;
+    };
+    let server = TestServer::start(Db::Sqlite).await;
+    let token = server.account("opener").await;
+    let (me, enemies) = first_power(ruleset);
+    browser.goto(&format!("http://{}/", server.addr)).await;
+    browser.fill("#signin-name", "opener").await;
+    browser.fill("#signin-password", "a long password").await;
+    browser.click("#signin-submit").await;
+    browser.wait_for("document.querySelector('#new-game')", "the lobby").await;
+    browser.fill("#create-ruleset", ruleset).await;
+    browser.wait_for(&format!("document.querySelector('[data-seat=\"{me}\"]')"), "the seats").await;
+    let powers = browser.eval("Array.from(document.querySelectorAll('[data-seat]')).map(e => e.dataset.seat)").await;
+    for p in powers.as_array().expect("seats").iter().filter_map(|p| p.as_str()) {
+        browser.fill(&format!("[data-seat=\"{p}\"]"), if p == me { "me" } else { "computer" }).await;
+    }
+    browser.click("#create-submit").await;
+    browser.wait_for("document.querySelector('#game[data-game]') && document.querySelector('#decision') && document.body.dataset.ready === '1'", "the game page").await;
+    let game = browser.eval("document.querySelector('#game').dataset.game").await.as_str().expect("a game id").to_string();
+    let mut ws = server.ws(&game, Some(&token)).await;
+    let mut seq = seq_of(&mut browser).await;
+    // What was done, by round: the Alternative rules' armies start small,
+    // so a battle may need a round of buying first.
+    let (mut bought, mut attacked, mut placed, mut fought, mut my_turn) = (false, 0, false, false, false);
+    let (mut bought_in, mut fought_in) = (0, 0);
+    for _ in 0..300 {
+        browser.wait_for("document.body.dataset.ready === '1' && document.querySelector('#decision')", "the page to settle").await;
+        let summary = ws.summary().await;
+        let round = summary["round"].as_i64().unwrap_or(0);
+        // Done once the power's own turn (its moves) has come and gone
+        // with a battle fought.
+        let moving = matches!(summary["phase"].as_str(), Some("combat_move" | "combat" | "turn" | "noncombat_move" | "place"));
+        if moving && summary["turn"] == json!(me) {
+            my_turn = true;
+        }
+        if my_turn && fought && (summary["turn"] != json!(me) || round > fought_in) {
+            break;
+        }
+        assert!(round <= 4, "{test}: a battle by round 4 (bought {bought}, placed {placed}, fought {fought})");
+        if summary["awaiting"] != "client" {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            continue;
+        }
+        let kind = decision(&mut browser).await;
+        let phase = summary["phase"].as_str().unwrap_or("").to_string();
+        let can_place = browser.eval("!!document.querySelector('[data-place-at] [data-place-unit=\"infantry\"]')").await == json!(true);
+        match kind.as_str() {
+            "casualties" => {
+                fought = true;
+                fought_in = round;
+                seq = act(&mut browser, "#casualties-submit", seq).await;
+            }
+            "press_or_retreat" | "attacker_submarines" | "defender_submarines" => seq = act(&mut browser, "#continue", seq).await,
+            _ if matches!(phase.as_str(), "purchase" | "shopping") && bought_in < round => {
+                let n = if ruleset == "alternative" { "4" } else { "1" };
+                browser.fill("[data-buy=\"infantry\"]", n).await;
+                seq = act(&mut browser, "#buy-submit", seq).await;
+                bought = true;
+                bought_in = round;
+                placed = false;
+            }
+            _ if matches!(phase.as_str(), "place" | "shopping") && can_place && bought_in == round => {
+                let spot = browser.eval("(document.querySelector('[data-place-at] [data-place-unit=\"infantry\"]') || {closest: () => null}).closest('[data-place-at]')?.dataset.placeAt || ''").await;
+                let at = spot.as_str().unwrap_or("").to_string();
+                assert!(!at.is_empty(), "{test}: somewhere to place the infantry");
+                let n = browser.eval(&format!("(document.querySelector('[data-place-at=\"{at}\"] [data-place-unit=\"infantry\"]').max || '1')")).await;
+                let n = n.as_str().filter(|m| !m.is_empty()).unwrap_or("1").to_string();
+                browser.fill(&format!("[data-place-at=\"{at}\"] [data-place-unit=\"infantry\"]"), &n).await;
+                seq = act(&mut browser, &format!("[data-place-submit=\"{at}\"]"), seq).await;
+                placed = true;
+            }
+            _ if matches!(phase.as_str(), "combat_move" | "turn") && attacked < round => {
+                attacked = round;
+                if let Some((from, unit, count, route)) = an_attack(&mut ws, &enemies).await {
+                    browser.click(&format!("[data-move-from=\"{from}\"][data-move-unit=\"{unit}\"]")).await;
+                    browser.fill("#move-count", &count.to_string()).await;
+                    seq = act(&mut browser, &format!("[data-route=\"{route}\"]"), seq).await;
+                }
+            }
+            _ if matches!(phase.as_str(), "combat" | "turn") => {
+                let battle = browser.eval("!!document.querySelector('[data-battle-at][data-type=\"battle\"]')").await;
+                if battle == json!(true) {
+                    fought = true;
+                    fought_in = round;
+                    seq = act(&mut browser, "[data-battle-at][data-type=\"battle\"]", seq).await;
+                } else {
+                    seq = act(&mut browser, "#end-phase", seq).await;
+                }
+            }
+            _ => seq = act(&mut browser, "#end-phase", seq).await,
+        }
+    }
+    assert!(bought && placed, "{test}: infantry bought and placed (bought {bought}, placed {placed})");
+    assert!(fought, "{test}: a battle was fought");
+    browser.screenshot(&screenshots().join(format!("{ruleset}-opening.png"))).await;
+    // The page's log holds the server's story, in order (the last entries
+    // the server keeps for reconnecting clients, where the computer has
+    // played on far).
+    let now = seq_of(&mut browser).await;
+    let synced = ws.request(json!({"cmd": "sync", "from": (now - 900).max(0)})).await;
+    let told: Vec<String> = synced["result"]["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["seq"].as_i64().is_some_and(|s| s < now) && e["sealed"] != true)
+        .flat_map(|e| e["story"].as_array().cloned().unwrap_or_default())
+        .filter_map(|l: Value| l["text"].as_str().map(String::from))
+        .collect();
+    let shown: Vec<String> =
+        browser.eval("Array.from(document.querySelectorAll('#log li')).map(li => li.textContent)").await.as_array().expect("log lines").iter().filter_map(|v| v.as_str().map(String::from)).collect();
+    let mut at = 0;
+    for line in &told {
+        let found = shown[at..].iter().position(|s| s == line).unwrap_or_else(|| panic!("{test}: the page shows `{line}` in order; it shows {shown:?}"));
+        at += found + 1;
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_europe_opening_by_mouse() {
+    opening("europe").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anniversary_1941_opening_by_mouse() {
+    opening("anniversary-1941").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anniversary_1942_opening_by_mouse() {
+    opening("anniversary-1942").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_alternative_opening_by_mouse() {
+    opening("alternative").await;
+}
