@@ -32,6 +32,10 @@ pub struct Config {
     pub max_connections_per_account: usize,
     /// Computer players thinking at once.
     pub thinkers: usize,
+    /// Every new game's dice seed, for tests that must repeat exactly.
+    /// Never set by `warboard serve` (no flag reads it): a server's seeds
+    /// come from the operating system's random source.
+    pub fixed_seed: Option<u64>,
 }
 
 impl Default for Config {
@@ -43,6 +47,7 @@ impl Default for Config {
             max_games_per_account: 50,
             max_connections_per_account: 32,
             thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            fixed_seed: None,
         }
     }
 }

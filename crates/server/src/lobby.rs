@@ -71,7 +71,7 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
             format!("an account may have {} games open or in play that it created", state.config.max_games_per_account),
         ));
     }
-    let stored = StoredStart { ruleset: req.ruleset.clone(), options: req.options.clone(), position: Position::standard(), seed: fresh_seed() };
+    let stored = StoredStart { ruleset: req.ruleset.clone(), options: req.options.clone(), position: Position::standard(), seed: state.config.fixed_seed.unwrap_or_else(fresh_seed) };
     // The record checks the ruleset and every option by its documented name.
     let record = Record::new(Start { dice: DiceMode::Seeded { seed: stored.seed }, ..stored.start() })
         .map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;

@@ -72,7 +72,10 @@ impl TestServer {
     }
 
     async fn serve(store: Store, sqlite: Option<PathBuf>) -> TestServer {
-        let config = Config { thinkers: 2, ..Config::default() };
+        // Every game's dice repeat from run to run (the server's own seeds
+        // come from the operating system).
+        let seed = std::env::var("WARBOARD_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+        let config = Config { thinkers: 2, fixed_seed: Some(seed), ..Config::default() };
         let state = AppState::new(store.clone(), Arc::new(SystemClock), config);
         if store.backend() == warboard_server::store::Backend::Postgres {
             tokio::spawn(state.hub.clone().follow(store.url().to_string()));
