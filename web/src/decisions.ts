@@ -9,6 +9,11 @@ import { LegalItem, Summary, UnitView } from "./types";
 
 export type Action = Record<string, unknown>;
 
+export interface MoveOdds {
+  at: string;
+  odds: { attacker_wins: number; summary: string; source: string } | null;
+}
+
 export interface DecisionContext {
   summary: Summary;
   /** The status of the game: open, playing, over. */
@@ -20,6 +25,8 @@ export interface DecisionContext {
   spaceLabel(id: string): string;
   send(action: Action): Promise<boolean>;
   undo(): Promise<boolean>;
+  /** The odds of the battle a move would start (the server's `odds`), or null. */
+  odds(action: Action): Promise<MoveOdds | null>;
   board: BoardView | null;
 }
 
@@ -267,7 +274,28 @@ export class DecisionPanel {
         ),
       ),
     );
-    return h("div", { class: "stack-detail", id: "move-detail" }, h("div", { class: "row" }, label, count), ...bombingRow, h("ul", { class: "routes" }, routes));
+    const detail = h("div", { class: "stack-detail", id: "move-detail" }, h("div", { class: "row" }, label, count), ...bombingRow, h("ul", { class: "routes" }, routes));
+    // The odds of each attack before it is made (issue 30): asked of the
+    // server for the count chosen, again when the count changes.
+    const showOdds = (): void => {
+      const n = count ? Math.max(1, Math.min(st.count, numberValue(count))) : st.count;
+      for (const r of st.routes) {
+        const to = r[r.length - 1];
+        const btn = detail.querySelector<HTMLElement>(`[data-route="${CSS.escape(r.join(">"))}"]`);
+        if (!btn) continue;
+        void ctx.odds({ type: "move", units: [{ type: st.unit, count: n }], route: r }).then((o) => {
+          btn.querySelector("[data-odds-for]")?.remove();
+          if (o?.odds) {
+            btn.appendChild(h("span", { class: "odds", "data-odds-for": to, title: o.odds.summary }, t("attackWins", { p: percent(o.odds.attacker_wins) })));
+          }
+        });
+      }
+    };
+    if (this.ctx?.summary.phase === "combat_move" || this.ctx?.summary.phase === "turn") {
+      count?.addEventListener("change", showOdds);
+      showOdds();
+    }
+    return detail;
   }
 
   private move(st: Stack, route: string[], count: HTMLInputElement | null, bombing: HTMLInputElement | null): void {
@@ -567,4 +595,14 @@ export class DecisionPanel {
   invalidate(): void {
     this.key = "";
   }
+}
+
+/** A chance to a tenth of a percent, never shown as 0% or 100% unless it is. */
+function percent(p: number): string {
+  if (p <= 0) return "0%";
+  if (p >= 1) return "100%";
+  const tenths = Math.round(p * 1000);
+  if (tenths >= 1000) return ">99.9%";
+  if (tenths <= 0) return "<0.1%";
+  return `${(tenths / 10).toFixed(1)}%`;
 }

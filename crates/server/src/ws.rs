@@ -100,6 +100,12 @@ struct SyncMsg {
     from: i64,
 }
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OddsMsg {
+    action: Value,
+}
+
 impl Connection {
     async fn run(self, mut socket: WebSocket) {
         // Subscribed before the hello is read, so nothing falls between.
@@ -261,17 +267,48 @@ impl Connection {
                     }
                 }
             }
+            "odds" => {
+                let m: OddsMsg = fields_of(fields)?;
+                let (game, power, resolved) = {
+                    let inner = self.game.inner.lock().await;
+                    let seat = self.seat(&inner);
+                    let power = inner.table.authority(&seat, &m.action).map_err(crate::live::refusal)?;
+                    let resolved = inner.table.record().resolve(&m.action).map_err(|e| crate::live::refusal(warboard_table::Refusal::Rules(e)))?;
+                    (inner.table.game().clone(), power, resolved)
+                };
+                // Exact odds can take a while: off the async threads.
+                tokio::task::spawn_blocking(move || odds_of_move(game, power, resolved)).await.map_err(|e| ApiError::internal(e.to_string()))?
+            }
             "ping" => {
                 let _: UndoMsg = fields_of(fields)?;
                 Ok(json!({}))
             }
-            other => Err(ApiError::bad_request("protocol/unknown-command", format!("unknown command `{other}` (apply, undo, state, legal, sync, ping)"))),
+            other => Err(ApiError::bad_request("protocol/unknown-command", format!("unknown command `{other}` (apply, undo, state, legal, odds, sync, ping)"))),
         }
     }
 
     fn player(&self) -> Result<&str, ApiError> {
         self.account.as_deref().ok_or_else(|| ApiError::unauthorized("sign in to play; this connection only watches"))
     }
+}
+
+/// The odds of the battle a move would start or join (the move tried on
+/// a copy of the game; `odds: null` where it starts none): what a player
+/// sees before making an attack.
+fn odds_of_move(mut game: warboard_rules::Game, power: PowerId, action: warboard_rules::Action) -> Result<Value, ApiError> {
+    let warboard_rules::Action::Move { route, .. } = &action else {
+        return Err(ApiError::bad_request("odds/not-a-move", "odds are told for a move (`type`: `move`)"));
+    };
+    let Some(&to) = route.last() else { return Err(ApiError::bad_request("odds/not-a-move", "the move has no route")) };
+    let by = game.round_phase().then_some(power);
+    game.apply_as(by, &action, &mut warboard_rules::FixedDice(6))
+        .map_err(|e| ApiError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e.code, e.to_string()))?;
+    let odds = warboard_table::odds::at_space(&game, to).or_else(|| warboard_table::odds::where_units_meet(&game, to, power));
+    let at = game.ruleset.map.name(to).to_string();
+    Ok(json!({
+        "at": at,
+        "odds": odds.map(|o| json!({"attacker_wins": o.attacker_wins, "summary": o.summary(), "source": o.source})),
+    }))
 }
 
 fn awaiting(inner: &Inner, seat: &[PowerId]) -> Awaiting {

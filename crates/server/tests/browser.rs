@@ -83,6 +83,8 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     assert_eq!(decision(&mut browser).await, "combat_move");
     browser.click("[data-move-from=\"CAU\"][data-move-unit=\"infantry\"]").await;
     browser.fill("#move-count", "3").await;
+    // The odds of the attack are shown before it is made.
+    browser.wait_for("(document.querySelector('[data-odds-for=\"UKR\"]') || {}).textContent?.startsWith('attack wins')", "the odds of attacking Ukraine").await;
     seq = act(&mut browser, "[data-route=\"CAU>UKR\"]", seq).await;
     seq = act(&mut browser, "#end-phase", seq).await;
     // Fight it round by round, choosing casualties when asked.

@@ -7,6 +7,7 @@
 
 pub mod fallback;
 pub mod narrate;
+pub mod odds;
 mod table;
 
 pub use table::{people_in, Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};

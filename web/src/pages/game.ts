@@ -4,7 +4,7 @@
 import { api, ApiError, Game, RulesetInfo } from "../api";
 import { App, Cleanup } from "../app";
 import { BoardView, powerColours } from "../board";
-import { DecisionPanel, Action } from "../decisions";
+import { DecisionPanel, Action, MoveOdds } from "../decisions";
 import { h, replace, setReady, Child } from "../dom";
 import { t, powerName, phaseName, unitName, word } from "../i18n";
 import { GameLog } from "../log";
@@ -287,7 +287,7 @@ export function gamePage(app: App, id: string): Cleanup {
     if (status === "open" && game) extra.push(seatsBox(game));
     replace(summaryExtra, extra);
     board?.update(position);
-    decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, board });
+    decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, odds, board });
     if (selectedSpace) showSpace(selectedSpace);
   }
 
@@ -368,6 +368,15 @@ export function gamePage(app: App, id: string): Cleanup {
   }
 
   // ---- acting ----
+
+  async function odds(action: Action): Promise<MoveOdds | null> {
+    if (!socket) return null;
+    try {
+      return await socket.request<MoveOdds>("odds", { action });
+    } catch {
+      return null;
+    }
+  }
 
   async function send(action: Action): Promise<boolean> {
     if (!socket) return false;

@@ -16,7 +16,7 @@ mod draw;
 mod guide;
 mod names;
 mod mapview;
-mod odds;
+pub(crate) use warboard_table::odds;
 mod save;
 mod session;
 mod terminal;

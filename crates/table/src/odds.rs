@@ -79,8 +79,8 @@ impl BattleOdds {
         format!(
             "attack wins {} ({} vs {}, {})",
             percent(self.attacker_wins),
-            super::names::counts_text(&self.attackers),
-            super::names::counts_text(&self.defenders),
+            crate::narrate::counts_text(&self.attackers),
+            crate::narrate::counts_text(&self.defenders),
             self.source
         )
     }
