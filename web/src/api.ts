@@ -122,6 +122,7 @@ export const api = {
   signup: (name: string, password: string) => call<{ account: Account }>("POST", "/api/signup", { name, password }).then((r) => r.account),
   signout: () => call<void>("POST", "/api/signout"),
   rulesets: () => call<{ rulesets: RulesetInfo[] }>("GET", "/api/rulesets").then((r) => r.rulesets),
+  calc: (ruleset: string, battle: string, amphibious: boolean) => call<CalcResult>("POST", "/api/calc", { ruleset, battle, amphibious }),
   ruleset: (name: string) => call<{ ruleset: RulesetInfo }>("GET", `/api/rulesets/${encodeURIComponent(name)}`).then((r) => r.ruleset),
   createGame: (g: NewGame) => call<{ game: Game }>("POST", "/api/games", g).then((r) => r.game),
   games: (filter: "open" | "mine") => call<{ games: Game[] }>("GET", `/api/games?filter=${filter}`).then((r) => r.games),
@@ -140,4 +141,15 @@ export async function boardSvg(ruleset: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/** The calculator's answer (`POST /api/calc`, as `warboard calc --json`). */
+export interface CalcResult {
+  method: string;
+  attacker_wins: number;
+  defender_wins: number;
+  draw: number;
+  attackers: Record<string, number>;
+  defenders: Record<string, number>;
+  [key: string]: unknown;
 }

@@ -1,5 +1,5 @@
 // warboard's browser interface: the shell (header, error line) and the
-// router over location.pathname: /, /lobby, /game/{id}.
+// router over location.pathname: /, /lobby, /game/{id}, /calc.
 
 import "./app.css";
 import { api, Account, ApiError } from "./api";
@@ -8,6 +8,7 @@ import { h, replace, setReady } from "./dom";
 import { t, currentLang, setLang } from "./i18n";
 import { gamePage } from "./pages/game";
 import { lobbyPage } from "./pages/lobby";
+import { calcPage } from "./pages/calc";
 import { signinPage } from "./pages/signin";
 
 const mount = document.getElementById("app") ?? document.body.appendChild(h("div", { id: "app" }));
@@ -70,6 +71,7 @@ function renderHeader(): void {
       "nav",
       { "aria-label": "warboard" },
       app.account ? h("a", { href: "/lobby" }, t("lobby")) : location.pathname.startsWith("/game/") ? h("a", { href: "/", id: "header-signin", onclick: (e: Event) => { e.preventDefault(); showSignin(); } }, t("signIn")) : null,
+      h("a", { href: "/calc", id: "nav-calc" }, t("calcTitle")),
       app.account ? h("span", { class: "who", id: "signed-in" }, t("signedInAs", { name: app.account.name })) : null,
       app.account ? h("button", { type: "button", id: "signout", onclick: () => void signOut() }, t("signOut")) : null,
       h(
@@ -115,6 +117,8 @@ function route(): void {
   const game = /^\/game\/([^/]+)\/?$/.exec(path);
   if (game) {
     cleanup = gamePage(app, decodeURIComponent(game[1]));
+  } else if (path === "/calc") {
+    cleanup = calcPage(app);
   } else if (!app.account) {
     cleanup = signinPage(app, path === "/" ? "/lobby" : path);
   } else if (path === "/" || path === "/lobby") {

@@ -16,7 +16,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::error::ApiError;
 use crate::live::Hub;
 use crate::store::{Backend, Store};
-use crate::{auth, lobby, rulesets, web, ws};
+use crate::{auth, calc, lobby, rulesets, web, ws};
 
 /// The largest request body: every request is a small JSON object.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -152,6 +152,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/rulesets", get(rulesets::list))
         .route("/api/rulesets/{name}", get(rulesets::show))
         .route("/api/rulesets/{name}/board.svg", get(rulesets::board_svg))
+        .route("/api/calc", post(calc::calc))
+        .route("/calc", get(web::index))
         .route("/api/games", get(lobby::list).post(lobby::create))
         .route("/api/games/{id}", get(lobby::show))
         .route("/api/games/{id}/seats/{power}", post(lobby::take_seat).delete(lobby::leave_seat))

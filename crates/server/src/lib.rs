@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod calc;
 pub mod clock;
 pub mod error;
 pub mod live;

@@ -210,6 +210,12 @@ impl Hub {
         Ok(games.entry(id.to_string()).or_insert(fresh).clone())
     }
 
+    /// A place among the computer players' thinkers (the calculator's work
+    /// shares them).
+    pub async fn thinking_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.thinkers.clone().acquire_owned().await.ok()
+    }
+
     fn loaded(&self, id: &str) -> Option<Arc<LiveGame>> {
         self.games.lock().expect("the hub's map is never poisoned").get(id).cloned()
     }

@@ -369,3 +369,31 @@ async fn an_anniversary_1942_opening_by_mouse() {
 async fn an_alternative_opening_by_mouse() {
     opening("alternative").await;
 }
+
+/// The calculator as a page: the odds it shows are the calculator's own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_calculator_page_shows_the_exact_odds() {
+    let Some(mut browser) = Browser::start(1200, 800).await else {
+        eprintln!("the_calculator_page_shows_the_exact_odds: skipped: no Chromium on this machine (CI installs Debian's chromium)");
+        return;
+    };
+    let server = TestServer::start(Db::Sqlite).await;
+    browser.goto(&format!("http://{}/calc", server.addr)).await;
+    browser.wait_for("document.querySelector('#calc-ruleset option[value=\"europe\"]')", "the rulesets").await;
+    for (ruleset, battle) in [("classic", "3 inf 2 arm vs 4 inf"), ("europe", "2 inf 1 art 1 arm vs 3 inf")] {
+        browser.fill("#calc-ruleset", ruleset).await;
+        browser.fill("#calc-battle", battle).await;
+        browser.eval("document.querySelector('#calc-result').textContent = ''").await;
+        browser.click("#calc-submit").await;
+        browser.wait_for("document.querySelector('#calc-result [data-field=\"attacker_wins\"]')", "the odds").await;
+        let shown: f64 = browser.eval("document.querySelector('#calc-result [data-field=\"attacker_wins\"]').dataset.value").await.as_str().expect("a value").parse().expect("a number");
+        let rs = warboard_rules::ruleset(ruleset).expect("loads");
+        let mut b = warboard_calc::Battle::parse(battle).expect("a battle");
+        b.attackers = b.attackers.in_ruleset(&rs);
+        b.defenders = b.defenders.in_ruleset(&rs);
+        let exact = warboard_calc::exact(&rs, &b, &warboard_calc::CalcOptions::default()).expect("exact odds");
+        assert_eq!(shown, exact.attacker_wins, "{ruleset}: {battle}");
+    }
+    browser.screenshot(&screenshots().join("calculator.png")).await;
+    server.stop().await;
+}
