@@ -127,6 +127,7 @@ export const api = {
   createGame: (g: NewGame) => call<{ game: Game }>("POST", "/api/games", g).then((r) => r.game),
   games: (filter: "open" | "mine") => call<{ games: Game[] }>("GET", `/api/games?filter=${filter}`).then((r) => r.games),
   game: (id: string) => call<{ game: Game }>("GET", `/api/games/${encodeURIComponent(id)}`).then((r) => r.game),
+  position: (id: string, n: number) => call<ReplayStep>("GET", `/api/games/${encodeURIComponent(id)}/positions/${n}`),
   takeSeat: (id: string, power: string) => call<unknown>("POST", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
   leaveSeat: (id: string, power: string) => call<unknown>("DELETE", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
 };
@@ -152,4 +153,12 @@ export interface CalcResult {
   attackers: Record<string, number>;
   defenders: Record<string, number>;
   [key: string]: unknown;
+}
+
+/** One step of a replay: the position after the first `seq` entries. */
+export interface ReplayStep {
+  seq: number;
+  count: number;
+  position: import("./types").Position;
+  story: { kind: string; text: string }[];
 }

@@ -1,5 +1,5 @@
 // warboard's browser interface: the shell (header, error line) and the
-// router over location.pathname: /, /lobby, /game/{id}, /calc.
+// router over location.pathname: /, /lobby, /game/{id}, /game/{id}/replay, /calc.
 
 import "./app.css";
 import { api, Account, ApiError } from "./api";
@@ -9,6 +9,7 @@ import { t, currentLang, setLang } from "./i18n";
 import { gamePage } from "./pages/game";
 import { lobbyPage } from "./pages/lobby";
 import { calcPage } from "./pages/calc";
+import { replayPage } from "./pages/replay";
 import { signinPage } from "./pages/signin";
 
 const mount = document.getElementById("app") ?? document.body.appendChild(h("div", { id: "app" }));
@@ -115,7 +116,10 @@ function route(): void {
   renderHeader();
   const path = location.pathname;
   const game = /^\/game\/([^/]+)\/?$/.exec(path);
-  if (game) {
+  const replay = /^\/game\/([^/]+)\/replay\/?$/.exec(path);
+  if (replay) {
+    cleanup = replayPage(app, decodeURIComponent(replay[1]));
+  } else if (game) {
     cleanup = gamePage(app, decodeURIComponent(game[1]));
   } else if (path === "/calc") {
     cleanup = calcPage(app);

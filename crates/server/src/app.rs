@@ -158,6 +158,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}", get(lobby::show))
         .route("/api/games/{id}/seats/{power}", post(lobby::take_seat).delete(lobby::leave_seat))
         .route("/api/games/{id}/record", get(lobby::record))
+        .route("/api/games/{id}/positions/{n}", get(lobby::position))
+        .route("/game/{id}/replay", get(web::index))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)

@@ -100,6 +100,11 @@ impl Inner {
         self.table.record().log().len() as i64
     }
 
+    /// Where the round's secret shopping began, while it is secret.
+    pub fn secret_from(&self) -> Option<i64> {
+        self.secret_from
+    }
+
     /// The powers `account` holds in this game.
     pub fn seat_of(&self, account: &str) -> Vec<PowerId> {
         let rs = &self.table.game().ruleset;

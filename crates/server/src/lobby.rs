@@ -200,6 +200,46 @@ pub async fn record(State(state): State<AppState>, who: MaybeAuthed, Path(id): P
     Ok(([(CONTENT_TYPE, "application/json".to_string()), (CONTENT_DISPOSITION, disposition)], text).into_response())
 }
 
+/// `GET /api/games/{id}/positions/{n}`: the position after the game's first
+/// `n` entries, for the replay viewer, with the story of those entries.
+/// While a round's shopping is secret the replay stops where it began.
+pub async fn position(State(state): State<AppState>, who: MaybeAuthed, Path((id, n)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    let n: i64 = n.parse().map_err(|_| ApiError::bad_request("request/bad-field", format!("`{n}` is not an entry number")))?;
+    visible(&state, &who, &id).await?;
+    let game = state.hub.game(&id).await?;
+    let (start, entries, count) = {
+        let inner = game.inner.lock().await;
+        let count = inner.count();
+        let last = inner.secret_from().unwrap_or(count).min(count);
+        let upto = n.clamp(0, last) as usize;
+        let record = inner.table.record();
+        let entries: Vec<(Value, warboard_record::Origin)> = record.log()[..upto].iter().map(|e| (e.action.value(), e.by)).collect();
+        (record.start().clone(), entries, count)
+    };
+    let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let mut record = Record::new(start).map_err(|e| ApiError::internal(e.to_string()))?;
+        for (action, by) in &entries {
+            record.apply(action, *by).map_err(|e| ApiError::internal(e.to_string()))?;
+        }
+        let game = record.game();
+        let story: Vec<Value> = warboard_table::narrate::story(&record)
+            .lines
+            .iter()
+            .filter(|l| l.sealed.is_none())
+            .map(|l| json!({"kind": l.kind.name(), "text": l.text}))
+            .collect();
+        Ok(json!({
+            "seq": entries.len(),
+            "count": count,
+            "position": warboard_protocol::position_json(&game.ruleset, &game.state),
+            "story": story,
+        }))
+    })
+    .await
+    .map_err(|e| ApiError::internal(e.to_string()))??;
+    Ok(Json(answer))
+}
+
 fn save_text(inner: &Inner) -> Result<String, ApiError> {
     let record = inner.table.record();
     if inner.status == GameStatus::Over {

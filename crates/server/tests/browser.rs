@@ -397,3 +397,34 @@ async fn the_calculator_page_shows_the_exact_odds() {
     browser.screenshot(&screenshots().join("calculator.png")).await;
     server.stop().await;
 }
+
+/// The replay viewer steps through a game: the board and the story as they
+/// stood after each entry, as the server replays them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_viewer_steps_through_a_game() {
+    let Some(mut browser) = Browser::start(1300, 850).await else {
+        eprintln!("the_replay_viewer_steps_through_a_game: skipped: no Chromium on this machine (CI installs Debian's chromium)");
+        return;
+    };
+    let server = TestServer::start(Db::Sqlite).await;
+    let token = server.account("watcher").await;
+    let seats: serde_json::Map<String, Value> = ["russia", "germany", "uk", "japan", "usa"].iter().map(|p| (p.to_string(), json!({"kind": "me"}))).collect();
+    let game = server.create(&token, json!({"ruleset": "classic", "seats": seats})).await;
+    let mut ws = server.ws(&game, Some(&token)).await;
+    // Russia: research ends, two infantry bought, on to combat move.
+    for action in [json!({"type": "end_phase"}), json!({"type": "purchase", "units": {"infantry": 2}}), json!({"type": "end_phase"})] {
+        assert_eq!(ws.apply(action).await["reply"], "ok");
+    }
+    browser.goto(&format!("http://{}/game/{game}/replay", server.addr)).await;
+    browser.wait_for("document.querySelector('#replay[data-seq=\"0\"]') && document.body.dataset.ready === '1'", "the replay at its start").await;
+    browser.wait_for("document.querySelector('#replay-slider').max === '3'", "three entries").await;
+    browser.click("#replay-next").await;
+    browser.click("#replay-next").await;
+    browser.wait_for("document.querySelector('#replay[data-seq=\"2\"]') && document.body.dataset.ready === '1'", "the second entry").await;
+    let told = browser.eval("Array.from(document.querySelectorAll('#replay-log li')).map(li => li.textContent)").await;
+    assert!(told.as_array().is_some_and(|l| l.iter().any(|t| t == "russia buys 2 inf for 6 IPCs")), "{told}");
+    let where_ = browser.eval("document.querySelector('#replay-where').textContent").await;
+    assert!(where_.as_str().is_some_and(|w| w.contains("purchase")), "{where_}");
+    browser.screenshot(&screenshots().join("replay.png")).await;
+    server.stop().await;
+}

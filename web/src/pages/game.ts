@@ -54,7 +54,14 @@ export function gamePage(app: App, id: string): Cleanup {
   const root = h(
     "div",
     { id: "game", class: "game", "data-game": id, "data-seq": "0" },
-    h("div", { class: "game-head" }, h("a", { href: "/lobby", class: "back" }, t("backToLobby")), title, h("span", { class: "conn" }, `${t("connection")}: `, statusEl, " ", reconnectBtn)),
+    h(
+      "div",
+      { class: "game-head" },
+      h("a", { href: "/lobby", class: "back" }, t("backToLobby")),
+      title,
+      h("a", { href: `/game/${encodeURIComponent(id)}/replay`, id: "replay-link" }, t("replayLink")),
+      h("span", { class: "conn" }, `${t("connection")}: `, statusEl, " ", reconnectBtn),
+    ),
     h(
       "div",
       { class: "game-body" },
