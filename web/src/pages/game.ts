@@ -116,10 +116,14 @@ export function gamePage(app: App, id: string): Cleanup {
 
   function onPush(msg: Push): void {
     switch (msg.reply) {
-      case "entry":
+      case "entry": {
         entry(msg as unknown as Entry);
-        scheduleRefresh();
+        // The entry of the player's own action: read the game at once; the
+        // computer's bursts of entries are read together a moment later.
+        const own = msg.by === "player" && seen >= expected && expected > 0;
+        scheduleRefresh(own ? 0 : 40);
         break;
+      }
       case "revealed":
         for (const e of (msg.entries as Entry[] | undefined) ?? []) log.reveal(e);
         scheduleRefresh();
