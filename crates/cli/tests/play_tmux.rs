@@ -176,10 +176,11 @@ fn a_person_plays_germany_against_the_computer_in_tmux() {
     tmux.wait_for(&["battle at MOS ends"]);
     tmux.command("end");
     tmux.wait_for(&["germany's turn | noncombat move"]);
-    // The drawn map (F3; issue 15, point 14), owners' colours and unit
-    // counts, following the selected space; F3 closes it.
+    // The drawn map (F3; issue 15, point 14; issue 33, point 13: the
+    // board's borders beside the log), following the selected space; F3
+    // closes it.
     tmux.keys(&["F3"]);
-    tmux.wait_for(&["map (zoom 1", "GER", "UKR"]);
+    tmux.wait_for(&["map (zoom 1", "MOS", " log "]);
     tmux.keys(&["F3"]);
     // A fighter flown where it cannot land is warned at once, and ending
     // the phase asks first, naming it (issue 15, points 1 and 2).

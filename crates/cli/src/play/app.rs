@@ -70,7 +70,7 @@ pub struct App {
     pub page: usize,
     pub show_income: bool,
     /// The drawn map instead of the help and log (F3), at a zoom (F4:
-    /// an index into `mapview::ZOOMS`).
+    /// an index into `draw::MAP_ZOOMS`).
     pub show_map: bool,
     pub map_zoom: usize,
     /// Time between two of the computer's actions on screen (zero: as fast
@@ -298,7 +298,7 @@ impl App {
             }
             KeyCode::F(4) => {
                 self.show_map = true;
-                self.map_zoom = (self.map_zoom + 1) % super::mapview::ZOOMS.len();
+                self.map_zoom = (self.map_zoom + 1) % super::draw::MAP_ZOOMS.len();
             }
             KeyCode::Tab => self.insert_selected_space(),
             KeyCode::Esc => match self.typing {

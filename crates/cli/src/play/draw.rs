@@ -3,7 +3,7 @@
 
 use super::app::{App, Message, Screen, Typing};
 use warboard_table::narrate::{LineKind, LogLine};
-use super::{board, guide, mapview};
+use super::{board, guide};
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
@@ -122,13 +122,6 @@ fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
         .constraints([Constraint::Percentage(30), Constraint::Percentage(34), Constraint::Percentage(36)])
         .split(rows[1]);
     draw_spaces(frame, app, columns[0]);
-    if app.show_map {
-        let right = Rect { x: columns[1].x, y: columns[1].y, width: columns[1].width + columns[2].width, height: columns[1].height };
-        draw_map(frame, app, right);
-        draw_message(frame, app, rows[2]);
-        draw_input(frame, app, rows[3]);
-        return;
-    }
     // A short terminal gives the help the larger share: it says what can
     // be done now, the details only what is where.
     let help_share = if area.height < 30 { 60 } else { 45 };
@@ -142,7 +135,18 @@ fn draw_game(frame: &mut Frame, app: &mut App, area: Rect) {
         draw_detail(frame, app, middle[0]);
     }
     draw_help(frame, app, middle[1]);
-    draw_log(frame, app, columns[2]);
+    // The map (F3) shares the right column with the log: the help and the
+    // log stay in sight (issue 33, point 13).
+    if app.show_map {
+        let right = Layout::default()
+            .direction(Direction::Vertical)
+            .constraints([Constraint::Percentage(62), Constraint::Percentage(38)])
+            .split(columns[2]);
+        draw_map(frame, app, right[0]);
+        draw_log(frame, app, right[1]);
+    } else {
+        draw_log(frame, app, columns[2]);
+    }
     draw_message(frame, app, rows[2]);
     draw_input(frame, app, rows[3]);
 }
@@ -245,42 +249,92 @@ fn draw_spaces(frame: &mut Frame, app: &mut App, area: Rect) {
 /// The drawn map (F3; F4 zooms): owners' colours, unit counts, the
 /// selected space reversed and its neighbours underlined; it follows the
 /// selection in the spaces panel.
+/// The map's zoom levels: how many times the view the whole board is,
+/// across and down.
+pub const MAP_ZOOMS: [u16; 3] = [1, 2, 3];
+
+/// The drawn board of a ruleset's map (crate warboard-board: the same
+/// geometry as the browser's), made once a ruleset: the map is drawn every
+/// frame.
+fn board_of(rs: &warboard_rules::Ruleset) -> Result<std::rc::Rc<warboard_board::Board>, String> {
+    thread_local! {
+        static BOARDS: std::cell::RefCell<Vec<(String, std::rc::Rc<warboard_board::Board>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if let Some(b) = BOARDS.with(|c| c.borrow().iter().find(|(n, _)| *n == rs.name).map(|(_, b)| b.clone())) {
+        return Ok(b);
+    }
+    let board = std::rc::Rc::new(warboard_board::board(rs)?);
+    BOARDS.with(|c| c.borrow_mut().push((rs.name.clone(), board.clone())));
+    Ok(board)
+}
+
+/// The map (issue 33, point 13): the board's borders (thick where the game
+/// has no passage), coasts and the links the shapes do not show, drawn in
+/// braille dots, each space's id in its holder's colour; the selected space
+/// and its neighbours stand out, and the view follows the selection.
 fn draw_map(frame: &mut Frame, app: &App, area: Rect) {
+    use ratatui::symbols::Marker;
+    use ratatui::widgets::canvas::{Canvas, Line as Stroke};
     let game = app.shown();
-    let zoom = mapview::ZOOMS[app.map_zoom.min(mapview::ZOOMS.len() - 1)];
+    let rs = &game.ruleset;
+    let zoom = MAP_ZOOMS[app.map_zoom.min(MAP_ZOOMS.len() - 1)] as f64;
     let title = format!(" map (zoom {zoom}×; F4 zooms, F3 closes; arrows select) ");
-    let layout = match mapview::layout(game) {
-        Ok(l) => l,
+    let board = match board_of(rs) {
+        Ok(b) => b,
         Err(e) => {
             frame.render_widget(Paragraph::new(e).block(titled(title)), area);
             return;
         }
     };
-    let (w, h) = (area.width.saturating_sub(2), area.height.saturating_sub(2));
-    let grid = mapview::render(game, &layout, app.selected_space(), app.map_zoom, w, h);
-    let lines: Vec<Line> = grid
-        .iter()
-        .map(|row| {
-            let spans: Vec<Span> = row
-                .iter()
-                .map(|(ch, mark)| match mark {
-                    mapview::Mark::Blank => Span::raw(ch.to_string()),
-                    mapview::Mark::Label { space, selected, neighbour } => {
-                        let sea = game.ruleset.map.is_sea(*space);
-                        let mut style = if sea { Style::new().fg(Color::Blue) } else { Style::new().fg(power_color(game, game.state.control[space.index()])) };
-                        if *selected {
-                            style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
-                        } else if *neighbour {
-                            style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
-                        }
-                        Span::styled(ch.to_string(), style)
-                    }
-                })
-                .collect();
-            Line::from(spans)
-        })
-        .collect();
-    frame.render_widget(Paragraph::new(lines).block(titled(title)), area);
+    let selected = app.selected_space();
+    let centre_of = |id: &str| board.spaces.iter().find(|c| c.id == id).map(|c| c.centre);
+    let (w, h) = (board.width / zoom, board.height / zoom);
+    let (cx, cy) = selected.and_then(|s| centre_of(rs.map.name(s))).unwrap_or((board.width / 2.0, board.height / 2.0));
+    let x0 = (cx - w / 2.0).clamp(0.0, board.width - w);
+    let y0 = (cy - h / 2.0).clamp(0.0, board.height - h);
+    // The canvas counts y upwards; the board downwards.
+    let flip = |y: f64| board.height - y;
+    let sea = |id: &str| rs.map.id(id).is_some_and(|s| rs.map.is_sea(s));
+    let neighbours: Vec<&str> = selected.map(|s| rs.map.neighbours(s).iter().map(|n| rs.map.name(*n)).collect()).unwrap_or_default();
+    let canvas = Canvas::default()
+        .block(titled(title))
+        .marker(Marker::Braille)
+        .x_bounds([x0, x0 + w])
+        .y_bounds([flip(y0 + h), flip(y0)])
+        .paint(|ctx| {
+            for b in &board.borders {
+                let color = match (b.passable, sea(&b.a), sea(&b.b)) {
+                    (false, _, _) => Color::LightRed,
+                    (true, true, true) => continue,
+                    (true, false, false) => Color::DarkGray,
+                    (true, _, _) => Color::Cyan,
+                };
+                let ((x1, y1), (x2, y2)) = b.segment;
+                ctx.draw(&Stroke { x1, y1: flip(y1), x2, y2: flip(y2), color });
+            }
+            for c in &board.connectors {
+                for ((x1, y1), (x2, y2)) in c.strokes(board.width) {
+                    ctx.draw(&Stroke { x1, y1: flip(y1), x2, y2: flip(y2), color: Color::Yellow });
+                }
+            }
+            ctx.layer();
+            // The selected space last, so that no neighbour's label hides it.
+            let mut cells: Vec<&warboard_board::Cell> = board.spaces.iter().collect();
+            cells.sort_by_key(|c| selected.is_some_and(|s| rs.map.name(s) == c.id));
+            for cell in cells {
+                let Some(at) = rs.map.id(&cell.id) else { continue };
+                let mut style = if cell.sea { Style::new().fg(Color::Blue) } else { Style::new().fg(power_color(game, game.state.control[at.index()])) };
+                if Some(at) == selected {
+                    style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+                } else if neighbours.contains(&cell.id.as_str()) {
+                    style = style.add_modifier(Modifier::UNDERLINED | Modifier::BOLD);
+                }
+                let units = game.state.units_at(at).count();
+                let text = if units > 0 { format!("{} {units}", cell.id) } else { cell.id.clone() };
+                ctx.print(cell.centre.0, flip(cell.centre.1), Span::styled(text, style));
+            }
+        });
+    frame.render_widget(canvas, area);
 }
 
 fn draw_detail(frame: &mut Frame, app: &App, area: Rect) {
@@ -493,6 +547,25 @@ mod tests {
         let mut picker = App::new(Session::new("classic", 12_345_678_901_234_567_890, vec![false; 5]).expect("a game starts"), false);
         let text = screen_text(&mut picker, 80, 24);
         assert!(text.contains("seed 12345678901234567890"), "{text}");
+    }
+
+    /// Issue 33, point 13: the map (F3) draws the board's borders and
+    /// links from the browser's geometry, beside the help and the log.
+    #[test]
+    fn the_map_draws_borders_beside_the_help_and_the_log() {
+        for ruleset in ["classic", "europe", "anniversary-1941"] {
+            let n = warboard_rules::ruleset(ruleset).expect("loads").power_count();
+            let mut app = App::new(Session::new(ruleset, 1, vec![true; n]).expect("a game starts"), true);
+            app.show_map = true;
+            let text = screen_text(&mut app, 160, 40);
+            assert!(text.contains(" map (zoom 1×"), "{ruleset}: {text}");
+            assert!(text.contains(" what you can do ") && text.contains(" log "), "{ruleset}: the help and the log stay: {text}");
+            let dots = text.chars().filter(|c| ('\u{2801}'..='\u{28ff}').contains(c)).count();
+            assert!(dots > 200, "{ruleset}: borders are drawn ({dots} braille cells): {text}");
+            let rs = app.session.game().ruleset.clone();
+            let labelled = rs.map.ids().filter(|s| text.contains(rs.map.name(*s))).count();
+            assert!(labelled >= 20, "{ruleset}: the spaces are labelled ({labelled}): {text}");
+        }
     }
 
     /// Issue 33, point 1: Enter with no power ticked asks first.

@@ -12,10 +12,9 @@
 mod app;
 mod board;
 mod command;
-mod draw;
+pub(crate) mod draw;
 mod guide;
 mod names;
-mod mapview;
 pub(crate) use warboard_table::odds;
 mod save;
 mod session;
