@@ -27,6 +27,8 @@ export interface DecisionContext {
   undo(): Promise<boolean>;
   /** The odds of the battle a move would start (the server's `odds`), or null. */
   odds(action: Action): Promise<MoveOdds | null>;
+  /** What ending the phase now would lose, in the server's words, or null. */
+  endPhaseLoses: string | null;
   board: BoardView | null;
 }
 
@@ -58,6 +60,9 @@ export class DecisionPanel {
   private body: HTMLElement;
   private bar: HTMLElement;
   private ctx: DecisionContext | null = null;
+  /** The end of the phase was asked once, at this seq, and warned of losses. */
+  private endWarned = false;
+  private endWarnedAt = -1;
   private key = "";
   private stack: { from: string; unit: string } | null = null;
   private surrenderStep = 0;
@@ -507,7 +512,23 @@ export class DecisionPanel {
       return a;
     };
     const children: Child[] = [];
-    if (mine) children.push(h("button", { type: "button", id: "end-phase", class: endItem ? "primary" : "", onclick: () => void this.act(endAction()) }, t("endPhase")));
+    // Nothing lost without consent: an end that loses units says so and
+    // waits for a second press (as the terminal asks for a second `end`).
+    const loses = ctx.endPhaseLoses;
+    if (!loses || this.endWarnedAt !== s.seq) this.endWarned = false;
+    const end = (): void => {
+      if (loses && !this.endWarned) {
+        this.endWarned = true;
+        this.endWarnedAt = s.seq;
+        this.renderBar();
+        this.bar.querySelector<HTMLButtonElement>("#end-phase")?.focus();
+        return;
+      }
+      this.endWarned = false;
+      void this.act(endAction());
+    };
+    if (mine) children.push(h("button", { type: "button", id: "end-phase", class: endItem ? "primary" : "", onclick: end }, this.endWarned ? t("endPhaseAnyway") : t("endPhase")));
+    if (mine && loses && this.endWarned) children.push(h("p", { id: "end-warning", class: "warning", role: "alert" }, t("endPhaseLoses", { what: loses })));
     if (playing) {
       children.push(h("button", { type: "button", id: "undo", disabled: s.undo === 0, onclick: () => void this.doUndo() }, t("undo")));
       children.push(h("button", { type: "button", id: "surrender", class: "danger", "aria-expanded": this.surrenderStep > 0 ? "true" : "false", onclick: () => this.setSurrender(1) }, t("surrender")));

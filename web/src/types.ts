@@ -64,6 +64,8 @@ export interface StateResult {
   position?: Position;
   /** Units the seat's own nations bought and have not placed yet. */
   unplaced?: Record<string, Record<string, number>>;
+  /** What ending the phase now would lose (the seat the game waits for). */
+  end_phase_loses?: string | null;
 }
 
 export interface LegalPage {

@@ -238,6 +238,11 @@ impl Connection {
                     .filter_map(|p| view.state.unplaced.get(p).map(|m| (inner.power_name(*p), json!(m.iter().map(|(k, n)| (k.name().to_string(), json!(*n))).collect::<serde_json::Map<String, Value>>()))))
                     .collect();
                 result["unplaced"] = Value::Object(unplaced);
+                // What ending the phase now would lose, for the seat the game
+                // waits for: the page asks before it does.
+                if let Some(p) = inner.table.actor().filter(|p| seat.contains(p)) {
+                    result["end_phase_loses"] = json!(warboard_table::lost_if_phase_ends(inner.table.game(), p));
+                }
                 if m.full {
                     result["position"] = warboard_protocol::position_json(&view.ruleset, &view.state);
                 }

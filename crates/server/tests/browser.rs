@@ -112,8 +112,13 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     seq = act(&mut browser, "#end-phase", seq).await;
     assert_eq!(decision(&mut browser).await, "noncombat_move");
     seq = act(&mut browser, "#end-phase", seq).await;
-    // Place the infantry in Moscow, then end the turn.
+    // Ending the place phase now would lose the infantry: the page says so
+    // and waits for a second press.
     assert_eq!(decision(&mut browser).await, "place");
+    browser.click("#end-phase").await;
+    browser.wait_for("(document.querySelector('#end-warning') || {}).textContent?.includes('2 units bought and not placed')", "the warning before losing units").await;
+    assert_eq!(seq_of(&mut browser).await, seq, "the first press ended nothing");
+    // Place the infantry in Moscow, then end the turn.
     browser.fill("[data-place-at=\"MOS\"] [data-place-unit=\"infantry\"]", "2").await;
     seq = act(&mut browser, "[data-place-submit=\"MOS\"]", seq).await;
     seq = act(&mut browser, "#end-phase", seq).await;

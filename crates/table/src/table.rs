@@ -455,3 +455,41 @@ pub fn people_in(record: &Record) -> Vec<bool> {
     });
     people
 }
+
+/// `game` as it would be if `p` ended the phase now (a copy): what an `end`
+/// would destroy is read from it, by every front end's warnings.
+pub fn after_phase_end(game: &Game, p: PowerId) -> Option<Game> {
+    let mut after = game.clone();
+    let by = after.round_phase().then_some(p);
+    after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
+    Some(after)
+}
+
+/// What `p` would lose if the phase ended now, in words ("2 fighters at
+/// EEU, 3 units bought and not placed"), tried on a copy of the game: the
+/// terminal asks for a second `end`, the browser for a second click
+/// (issue 15, point 1: nothing lost without consent).
+pub fn lost_if_phase_ends(game: &Game, p: PowerId) -> Option<String> {
+    let before = game;
+    let after = after_phase_end(before, p)?;
+    let rs = &before.ruleset;
+    let mut lost: Vec<(warboard_rules::UnitType, warboard_rules::SpaceId, u64)> = Vec::new();
+    for u in before.state.units.iter().filter(|u| u.owner == p && after.state.unit(u.id).is_none()) {
+        match lost.iter_mut().find(|(k, at, _)| *k == u.kind && *at == u.at) {
+            Some(e) => e.2 += 1,
+            None => lost.push((u.kind, u.at, 1)),
+        }
+    }
+    let mut parts: Vec<String> = lost.iter().map(|(k, at, n)| format!("{} at {}", k.count_words(*n), rs.map.name(*at))).collect();
+    // Units bought and not placed, where the rules do not keep them.
+    let waiting = |g: &Game| -> u64 {
+        let bought: u64 = if g.state.turn == p { g.state.purchased.values().map(|n| *n as u64).sum() } else { 0 };
+        bought + g.state.unplaced.get(&p).map_or(0, |m| m.values().map(|n| *n as u64).sum())
+    };
+    let appeared = after.state.units.iter().filter(|u| u.owner == p && before.state.unit(u.id).is_none()).count() as u64;
+    let gone = waiting(before).saturating_sub(waiting(&after)).saturating_sub(appeared);
+    if gone > 0 {
+        parts.push(format!("{} bought and not placed", if gone == 1 { "1 unit".to_string() } else { format!("{gone} units") }));
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}

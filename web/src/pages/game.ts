@@ -31,6 +31,7 @@ export function gamePage(app: App, id: string): Cleanup {
   let items: LegalItem[] = [];
   let seen = 0; // entries seen
   let expected = 0; // entries an accepted action of ours promises
+  let endPhaseLoses: string | null = null; // what ending the phase now would lose
   let selectedSpace: string | null = null;
   let pollTimer: number | undefined;
 
@@ -242,6 +243,7 @@ export function gamePage(app: App, id: string): Cleanup {
         if (!alive) return;
         status = st.status;
         summary = st.summary;
+        endPhaseLoses = st.end_phase_loses ?? null;
         position = st.position ?? position;
         items = legal;
         render();
@@ -298,7 +300,7 @@ export function gamePage(app: App, id: string): Cleanup {
     if (status === "open" && game) extra.push(seatsBox(game));
     replace(summaryExtra, extra);
     board?.update(position);
-    decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, odds, board });
+    decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, odds, board, endPhaseLoses });
     if (selectedSpace) showSpace(selectedSpace);
   }
 

@@ -16,14 +16,7 @@ use warboard_rules::{Action, Game, Phase, PowerId};
 use warboard_table::narrate::{LineKind, LogLine};
 use warboard_table::{Step, Table};
 
-/// `game` as it would be if `p` ended the phase now (a copy): what an `end`
-/// would destroy is read from it, by the warnings here and the help panel.
-pub fn after_phase_end(game: &Game, p: PowerId) -> Option<Game> {
-    let mut after = game.clone();
-    let by = after.round_phase().then_some(p);
-    after.apply_as(by, &Action::EndPhase, &mut warboard_rules::FixedDice(6)).ok()?;
-    Some(after)
-}
+pub use warboard_table::after_phase_end;
 
 pub struct Session {
     table: Table,
@@ -235,7 +228,7 @@ impl Session {
         // Nothing lost without consent (issue 15, point 1): an `end` that
         // destroys units names them and waits for a second `end`.
         if matches!(order, Order::EndPhase) && self.end_warned_at != Some(self.table.record().log().len()) {
-            if let Some(loss) = self.lost_if_phase_ends(p) {
+            if let Some(loss) = warboard_table::lost_if_phase_ends(self.game(), p) {
                 self.end_warned_at = Some(self.table.record().log().len());
                 let phase = self.game().state.phase.name().replace('_', " ");
                 return Err(format!("ending {phase} now loses {loss}: type `end` again to go ahead, or move them first"));
@@ -273,33 +266,6 @@ impl Session {
         }
         self.pass_idle();
         Ok(())
-    }
-
-    /// What `p` would lose if the phase ended now, in words ("2 fighters at
-    /// EEU, 3 infantry not placed"), tried on a copy of the game.
-    fn lost_if_phase_ends(&self, p: PowerId) -> Option<String> {
-        let before = self.game();
-        let after = after_phase_end(before, p)?;
-        let rs = &before.ruleset;
-        let mut lost: Vec<(warboard_rules::UnitType, warboard_rules::SpaceId, u64)> = Vec::new();
-        for u in before.state.units.iter().filter(|u| u.owner == p && after.state.unit(u.id).is_none()) {
-            match lost.iter_mut().find(|(k, at, _)| *k == u.kind && *at == u.at) {
-                Some(e) => e.2 += 1,
-                None => lost.push((u.kind, u.at, 1)),
-            }
-        }
-        let mut parts: Vec<String> = lost.iter().map(|(k, at, n)| format!("{} at {}", k.count_words(*n), rs.map.name(*at))).collect();
-        // Units bought and not placed, where the rules do not keep them.
-        let waiting = |g: &Game| -> u64 {
-            let bought: u64 = if g.state.turn == p { g.state.purchased.values().map(|n| *n as u64).sum() } else { 0 };
-            bought + g.state.unplaced.get(&p).map_or(0, |m| m.values().map(|n| *n as u64).sum())
-        };
-        let appeared = after.state.units.iter().filter(|u| u.owner == p && before.state.unit(u.id).is_none()).count() as u64;
-        let gone = waiting(before).saturating_sub(waiting(&after)).saturating_sub(appeared);
-        if gone > 0 {
-            parts.push(format!("{} bought and not placed", if gone == 1 { "1 unit".to_string() } else { format!("{gone} units") }));
-        }
-        (!parts.is_empty()).then(|| parts.join(", "))
     }
 
     /// After a move that ends where its units will not survive the end of
