@@ -4,7 +4,7 @@
 
 import { BoardView } from "./board";
 import { h, numberField, numberValue, replace, freshId, Child } from "./dom";
-import { t, unitName, phaseName, powerName } from "./i18n";
+import { percent, t, unitName, phaseName, powerName } from "./i18n";
 import { LegalItem, Summary, UnitView } from "./types";
 
 export type Action = Record<string, unknown>;
@@ -616,14 +616,4 @@ export class DecisionPanel {
   invalidate(): void {
     this.key = "";
   }
-}
-
-/** A chance to a tenth of a percent, never shown as 0% or 100% unless it is. */
-function percent(p: number): string {
-  if (p <= 0) return "0%";
-  if (p >= 1) return "100%";
-  const tenths = Math.round(p * 1000);
-  if (tenths >= 1000) return ">99.9%";
-  if (tenths <= 0) return "<0.1%";
-  return `${(tenths / 10).toFixed(1)}%`;
 }

@@ -479,3 +479,14 @@ export function powerName(id: string, fallback?: string): string {
 export function word(w: string): string {
   return WORDS[lang][w] ?? plain(w);
 }
+
+/** A chance to a tenth of a percent, never shown as 0% or 100% unless it is
+ * (as the terminal shows odds: 99.96% is not a sure thing). */
+export function percent(p: number): string {
+  if (p <= 0) return "0%";
+  if (p >= 1) return "100%";
+  const tenths = Math.round(p * 1000);
+  if (tenths >= 1000) return ">99.9%";
+  if (tenths <= 0) return "<0.1%";
+  return `${(tenths / 10).toFixed(1)}%`;
+}

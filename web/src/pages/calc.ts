@@ -5,16 +5,7 @@
 import { api, CalcResult } from "../api";
 import { App, Cleanup } from "../app";
 import { h, replace, setReady } from "../dom";
-import { t } from "../i18n";
-
-function percent(p: number): string {
-  if (p <= 0) return "0%";
-  if (p >= 1) return "100%";
-  const tenths = Math.round(p * 1000);
-  if (tenths >= 1000) return ">99.9%";
-  if (tenths <= 0) return "<0.1%";
-  return `${(tenths / 10).toFixed(1)}%`;
-}
+import { percent, t } from "../i18n";
 
 function army(a: Record<string, number>): string {
   return Object.entries(a).map(([k, n]) => `${n} ${k}`).join(", ") || "—";
