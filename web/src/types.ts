@@ -49,6 +49,8 @@ export interface Summary {
   awaiting: string; // client, player, dice, engine, nobody
   decision?: Decision | null;
   ipcs: Record<string, number>;
+  /** What each power would collect if paid now. */
+  income?: Record<string, number>;
   purchased?: Record<string, number>;
   battles?: BattleInfo[];
   winner: unknown;

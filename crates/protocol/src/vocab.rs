@@ -251,6 +251,8 @@ pub struct Summary {
     pub winner: Option<String>,
     pub decision: DecisionView,
     pub ipcs: BTreeMap<String, i32>,
+    /// What each power would collect if its income were paid now.
+    pub income: BTreeMap<String, i32>,
     /// Units bought this turn and waiting to be placed.
     pub purchased: BTreeMap<String, u32>,
     pub battles: Vec<BattleView>,
@@ -321,6 +323,7 @@ pub fn summary_of(game: &Game, record: &Record, client: &[PowerId], awaiting: Aw
         winner: s.winner.as_ref().map(|w| w.describe(|p| power(rs, p))),
         decision: decision_view(rs, s),
         ipcs: rs.power_ids().map(|p| (power(rs, p), s.ipcs[p.index()])).collect(),
+        income: rs.power_ids().map(|p| (power(rs, p), game.income(p))).collect(),
         purchased: s.purchased.iter().map(|(k, n)| (k.name().to_string(), *n)).collect(),
         battles: s
             .battles

@@ -108,6 +108,9 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
             }
         }
     }
+    // Around the board: the last battle's dice, each power's income, the
+    // turn order.
+    browser.wait_for("document.querySelectorAll('#last-dice .die').length > 0 && document.querySelector('[data-income=\"russia\"]') && document.querySelector('#turn-order')", "the dice, income and turn order").await;
     browser.screenshot(&screenshots().join("classic-battle.png")).await;
     seq = act(&mut browser, "#end-phase", seq).await;
     assert_eq!(decision(&mut browser).await, "noncombat_move");

@@ -32,6 +32,7 @@ export function gamePage(app: App, id: string): Cleanup {
   let seen = 0; // entries seen
   let expected = 0; // entries an accepted action of ours promises
   let endPhaseLoses: string | null = null; // what ending the phase now would lose
+  let lastDice: Rolled[] = []; // the dice of the last entry that rolled
   let selectedSpace: string | null = null;
   let pollTimer: number | undefined;
 
@@ -158,6 +159,12 @@ export function gamePage(app: App, id: string): Cleanup {
     log.add(e);
     seen = e.seq + 1;
     root.dataset.seq = String(seen);
+    // The last dice rolled, for the dice panel (issue 30: the last battle's dice).
+    const rolls = (e.events ?? []).filter((ev): ev is Rolled => typeof ev === "object" && ev !== null && (ev as Rolled).event === "rolled");
+    if (rolls.length) {
+      lastDice = rolls;
+      if (summary) render();
+    }
   }
 
   async function sync(): Promise<void> {
@@ -277,6 +284,7 @@ export function gamePage(app: App, id: string): Cleanup {
         swatch(p),
         h("span", { class: "who" }, powerLabel(p)),
         h("span", { class: "n" }, String(n)),
+        s.income && s.income[p] !== undefined ? h("span", { class: "income", "data-income": p, title: t("incomeTitle") }, `+${s.income[p]}`) : null,
       ),
     );
     const extra: Child[] = [
@@ -284,6 +292,8 @@ export function gamePage(app: App, id: string): Cleanup {
       h("h3", null, t("banks")),
       h("ul", { class: "banks" }, banks),
     ];
+    if (s.order?.length) extra.push(h("p", { class: "meta", id: "turn-order" }, `${t("turnOrder")}: ${s.order.map(powerLabel).join(" → ")}`));
+    if (lastDice.length) extra.push(dicePanel(lastDice));
     if (s.winner !== null && s.winner !== undefined) extra.unshift(h("p", { class: "winner", id: "winner" }, t("gameOver", { winner: winnerText(s.winner, powerLabel) })));
     const purchased = Object.entries(s.purchased ?? {}).filter(([, n]) => n > 0);
     if (purchased.length) extra.push(h("p", { class: "meta" }, `${t("purchased")}: ${purchased.map(([u, n]) => `${n} ${unitName(u)}`).join(", ")}`));
@@ -498,4 +508,33 @@ export function gamePage(app: App, id: string): Cleanup {
     board?.dispose();
     document.title = "warboard";
   };
+}
+
+/** A `rolled` event (docs/protocol.md): who rolled what, and the hits. */
+interface Rolled {
+  event: "rolled";
+  purpose: string;
+  dice: number[];
+  hits: number;
+  by?: { type: string; dice: number; hit_on: number; hits: number }[];
+}
+
+/** The last dice rolled: each roll's purpose, its dice by unit type (a
+ * hit marked), and its hits. */
+function dicePanel(rolls: Rolled[]): Child {
+  const rows = rolls.map((r) => {
+    let at = 0;
+    const groups = (r.by && r.by.length ? r.by : [{ type: "", dice: r.dice.length, hit_on: 0, hits: r.hits }]).map((g) => {
+      const faces = r.dice.slice(at, at + g.dice);
+      at += g.dice;
+      return h(
+        "span",
+        { class: "dice-group" },
+        g.type ? h("span", { class: "unit" }, `${unitName(g.type)}@${g.hit_on}`) : null,
+        ...faces.map((f) => h("span", { class: `die${g.hit_on && f <= g.hit_on ? " hit" : ""}`, "aria-label": String(f) }, String(f))),
+      );
+    });
+    return h("li", { "data-purpose": r.purpose }, h("span", { class: "purpose" }, `${r.purpose}: `), ...groups, h("span", { class: "hits" }, ` → ${r.hits}`));
+  });
+  return h("section", { id: "last-dice", class: "last-dice" }, h("h3", null, t("lastDice")), h("ul", null, rows));
 }
