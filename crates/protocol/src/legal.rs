@@ -20,6 +20,7 @@ use warboard_record::{unit_name, Record, MAX_NUMBER};
 use warboard_rules::battle::{self, BattleResult, BattleSide, Decision};
 use warboard_rules::ids::Domain;
 use warboard_rules::routes;
+use warboard_rules::ruleset::ResearchCharts;
 use warboard_rules::select::{self, Selector};
 use warboard_rules::state::Development;
 use warboard_rules::{Action, Event, Phase, SpaceId, UnitType};
@@ -171,7 +172,9 @@ fn research(record: &Record, out: &mut Vec<Slot>) {
     let max = bank_bound(record);
     // Anniversary: researchers work on a chart the player names; with
     // researchers held, none need be hired (`min_dice` 0: those held roll).
-    for chart in [1, 2] {
+    // Classic's one chart takes `chart: 1` too, but is listed once, plain.
+    let charts: &[u8] = if record.game().ruleset.options.research_charts == ResearchCharts::Anniversary { &[1, 2] } else { &[] };
+    for &chart in charts {
         let on_chart = |n| legal(record, &Action::Research { dice: n, development: None, chart: Some(chart) });
         let free = on_chart(0);
         match (most(max, on_chart), free) {

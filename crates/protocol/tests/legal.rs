@@ -262,3 +262,16 @@ fn anniversary_placements_list_chinas_territories_and_must_place_holds_the_phase
     assert!(!items.contains(&json!({"type": "end_phase"})), "units that can be placed must be: {items:?}");
     check_all_legal(&record);
 }
+
+/// Classic's research is listed once, without a chart: its one chart also
+/// takes `chart: 1`, and the list named it twice.
+#[test]
+fn classic_research_is_listed_once_without_a_chart() {
+    let mut start = Start::standard("classic", DiceMode::Seeded { seed: 1 });
+    start.options.insert("weapons_development".into(), json!(true));
+    let record = Record::new(start).expect("classic with weapons development");
+    let page = legal_page(&record, 0, Some(MAX_LIMIT));
+    let research: Vec<Value> = page.items.iter().map(|i| serde_json::to_value(i).unwrap()).filter(|i| i["type"] == "research").collect();
+    assert_eq!(research.len(), 1, "{research:?}");
+    assert!(research[0].get("chart").is_none(), "{research:?}");
+}
