@@ -59,13 +59,19 @@ impl Pushed {
     /// The message as a seat holding `viewer` may read it while the
     /// shopping is `secret`: another nation's entry says only that it
     /// happened.
-    pub fn for_seat(&self, viewer: &[PowerId], secret: bool, power_name: impl Fn(PowerId) -> String) -> Value {
+    pub fn for_seat(&self, viewer: &[PowerId], secret: bool) -> Value {
         match self.sealed_for {
             Some(p) if secret && !viewer.contains(&p) => {
-                json!({"reply": "entry", "seq": self.seq, "power": power_name(p), "sealed": true, "next": self.message["next"]})
+                json!({"reply": "entry", "seq": self.seq, "power": self.message["power"], "sealed": true, "next": self.message["next"]})
             }
             _ => self.message.clone(),
         }
+    }
+
+    /// Whether some seat may not read this entry whole now: only then does
+    /// a connection need to know its seat to send it.
+    pub fn sealed_while(&self, secret: bool) -> bool {
+        secret && self.sealed_for.is_some()
     }
 }
 
@@ -86,7 +92,6 @@ pub struct Inner {
     pub table: Table,
     pub seats: Vec<SeatRow>,
     pub status: GameStatus,
-    pub ruleset: String,
     pub public: bool,
     /// The last [`CATCH_UP`] entries as sent.
     recent: VecDeque<Arc<Pushed>>,
@@ -136,7 +141,7 @@ impl Inner {
             return None;
         }
         let secret = |p: &Pushed| self.secret_from.is_some_and(|f| p.seq >= f);
-        Some(self.recent.iter().filter(|p| p.seq >= from).map(|p| p.for_seat(viewer, secret(p), |q| self.power_name(q))).collect())
+        Some(self.recent.iter().filter(|p| p.seq >= from).map(|p| p.for_seat(viewer, secret(p))).collect())
     }
 
     /// Follows the round's secret shopping across an entry; returns where
@@ -559,7 +564,7 @@ pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
     let think = seats.iter().filter(|s| s.kind == SeatKind::Computer).map(|s| s.think_ms.max(0) as u64).max().unwrap_or(0);
     let table = Table::new(record, computer, think);
     let secret_from = secret_from.filter(|_| table.shopping_is_secret());
-    Ok(Inner { table, seats, status: row.status, ruleset: row.ruleset, public: row.public, recent, secret_from })
+    Ok(Inner { table, seats, status: row.status, public: row.public, recent, secret_from })
 }
 
 /// The power an entry was taken by: the one it names, else the one the

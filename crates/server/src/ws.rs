@@ -173,11 +173,13 @@ impl Connection {
     /// A pushed change as this connection's seat may read it.
     async fn render(&self, push: Push) -> Vec<Value> {
         match push {
-            Push::Entry { pushed, secret } => {
-                let inner = self.game.inner.lock().await;
-                let seat = self.seat(&inner);
-                vec![pushed.for_seat(&seat, secret, |p| inner.power_name(p))]
+            // The game's lock only for an entry some seat may not read:
+            // every other push goes out without waiting on the game.
+            Push::Entry { pushed, secret } if pushed.sealed_while(secret) => {
+                let seat = self.seat(&*self.game.inner.lock().await);
+                vec![pushed.for_seat(&seat, secret)]
             }
+            Push::Entry { pushed, .. } => vec![pushed.message.clone()],
             Push::Undone { seq } => vec![json!({"reply": "undone", "seq": seq})],
             Push::Revealed(entries) => {
                 vec![json!({"reply": "revealed", "entries": entries.iter().map(|p| p.message.clone()).collect::<Vec<_>>()})]

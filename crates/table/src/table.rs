@@ -397,12 +397,6 @@ impl Table {
         }
     }
 
-    /// Whether a seat holding `viewer` may see the whole position now: not
-    /// while another nation's purchases are sealed.
-    pub fn sees_everything(&self, viewer: &[PowerId]) -> bool {
-        self.view_for(viewer).is_none()
-    }
-
     /// The position as a seat holding `viewer` may see it during the
     /// round's shopping: the other nations' new units, points and units
     /// waiting to be placed as they were when shopping began. `None`
