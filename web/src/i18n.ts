@@ -1,3 +1,5 @@
+import { REFUSALS_DE } from "./refusals_de";
+
 // Every string the page shows, in English and German. The language comes
 // from a saved choice (the header's switch), else navigator.language.
 
@@ -122,6 +124,11 @@ const en = {
   controlledBy: "Controlled by {power}",
   ipcValue: "worth {n} IPCs",
   log: "Log",
+  chat: "Chat",
+  chatMessage: "Message to the other players",
+  chatPlaceholder: "Say something (Enter sends, Shift+Enter: new line)",
+  chatWatchOnly: "Only the game's players chat; you are watching.",
+  chatSend: "Send",
   sealed: "(sealed {what} by {power})",
   sealedPurchase: "purchase",
   earlierOmitted: "(earlier entries are not shown)",
@@ -308,6 +315,11 @@ const de: Record<Key, string> = {
   controlledBy: "Kontrolliert von {power}",
   ipcValue: "{n} IPCs wert",
   log: "Verlauf",
+  chat: "Chat",
+  chatMessage: "Nachricht an die Mitspieler",
+  chatPlaceholder: "Schreib etwas (Enter sendet, Umschalt+Enter: neue Zeile)",
+  chatWatchOnly: "Nur die Spieler der Partie schreiben hier; du schaust zu.",
+  chatSend: "Senden",
   sealed: "({what} von {power}, verdeckt)",
   sealedPurchase: "Einkauf",
   earlierOmitted: "(frühere Einträge werden nicht gezeigt)",
@@ -480,6 +492,34 @@ export function phaseName(phase: string): string {
 export function powerName(id: string, fallback?: string): string {
   if (lang === "de" && POWERS_DE[id]) return POWERS_DE[id];
   return fallback ?? POWERS_EN[id] ?? plain(id);
+}
+
+/** A refusal or error as the player reads it: in German from its stable
+ * code (the server's sentence is the English wording), with the spaces,
+ * units and powers it names where the server sent them. */
+export function errorText(code: string, message: string, args?: Record<string, unknown>): string {
+  if (lang !== "de") return message;
+  const template = REFUSALS_DE[code];
+  if (!template) return message;
+  const [generic, specific] = Array.isArray(template) ? template : [template, undefined];
+  const filled = specific && args ? fill(specific, args) : null;
+  return filled ?? generic;
+}
+
+/** A template with every `{name}` taken from `args`, or null where one is missing. */
+function fill(template: string, args: Record<string, unknown>): string | null {
+  let missing = false;
+  const out = template.replace(/\{(\w+)\}/g, (_m, k: string) => {
+    const v = args[k];
+    if (v === undefined || v === null) {
+      missing = true;
+      return "";
+    }
+    if (k.startsWith("unit")) return unitName(String(v));
+    if (k.startsWith("power")) return powerName(String(v));
+    return String(v);
+  });
+  return missing ? null : out;
 }
 
 export function word(w: string): string {

@@ -9,6 +9,7 @@
 pub mod app;
 pub mod auth;
 pub mod calc;
+pub mod chat;
 pub mod clock;
 pub mod error;
 pub mod live;

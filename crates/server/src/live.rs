@@ -86,6 +86,8 @@ pub enum Push {
     Revealed(Vec<Arc<Pushed>>),
     /// The log changed under this server (another one committed): read again.
     Resync,
+    /// A chat message (`chat::message_json`).
+    Chat(Arc<Value>),
 }
 
 pub struct Inner {
@@ -193,6 +195,7 @@ pub struct Hub {
     /// Computer turns run on the blocking pool, a bounded number at a time,
     /// so that they never hold up other games' requests.
     thinkers: Arc<Semaphore>,
+    chat_limit: crate::chat::RateLimit,
 }
 
 /// An action accepted: its entry number, and whether it had been accepted
@@ -204,7 +207,13 @@ pub struct Accepted {
 
 impl Hub {
     pub fn new(store: Store, clock: Arc<dyn Clock>, thinkers: usize) -> Arc<Hub> {
-        Arc::new(Hub { games: Default::default(), store, clock, thinkers: Arc::new(Semaphore::new(thinkers.max(1))) })
+        Arc::new(Hub {
+            games: Default::default(),
+            store,
+            clock,
+            thinkers: Arc::new(Semaphore::new(thinkers.max(1))),
+            chat_limit: Default::default(),
+        })
     }
 
     /// The live game, loaded from the store on first use.
@@ -224,6 +233,18 @@ impl Hub {
     /// shares them).
     pub async fn thinking_permit(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
         self.thinkers.clone().acquire_owned().await.ok()
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.clock.now_ms()
+    }
+
+    pub(crate) fn chat_limit(&self) -> &crate::chat::RateLimit {
+        &self.chat_limit
     }
 
     fn loaded(&self, id: &str) -> Option<Arc<LiveGame>> {
@@ -414,11 +435,15 @@ impl Hub {
     }
 
     /// "GAME COUNT append|undo" from another server (or this one: then the
-    /// count is already ours and nothing happens).
+    /// count is already ours and nothing happens), or "GAME N chat".
     async fn changed_elsewhere(&self, payload: &str) {
         let mut words = payload.split(' ');
         let (Some(id), Some(count), what) = (words.next(), words.next().and_then(|c| c.parse::<i64>().ok()), words.next()) else { return };
         let Some(game) = self.loaded(id) else { return };
+        if what == Some("chat") {
+            self.chat_elsewhere(&game, count).await;
+            return;
+        }
         let mut inner = game.inner.lock().await;
         let ours = inner.count();
         if ours == count && what != Some("undo") {

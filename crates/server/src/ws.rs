@@ -102,6 +102,19 @@ struct SyncMsg {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ChatMsg {
+    text: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChatLogMsg {
+    #[serde(default)]
+    before: Option<i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct OddsMsg {
     action: Value,
 }
@@ -185,6 +198,11 @@ impl Connection {
                 vec![json!({"reply": "revealed", "entries": entries.iter().map(|p| p.message.clone()).collect::<Vec<_>>()})]
             }
             Push::Resync => vec![json!({"reply": "resync"})],
+            Push::Chat(message) => {
+                let mut m = (*message).clone();
+                m["reply"] = json!("chat");
+                vec![m]
+            }
         }
     }
 
@@ -286,11 +304,20 @@ impl Connection {
                 // Exact odds can take a while: off the async threads.
                 tokio::task::spawn_blocking(move || odds_of_move(game, power, resolved)).await.map_err(|e| ApiError::internal(e.to_string()))?
             }
+            "chat" => {
+                let m: ChatMsg = fields_of(fields)?;
+                let account = self.player()?;
+                hub.say(&self.game, account, &m.text).await
+            }
+            "chat_log" => {
+                let m: ChatLogMsg = fields_of(fields)?;
+                hub.chat_log(&self.game, m.before).await
+            }
             "ping" => {
                 let _: UndoMsg = fields_of(fields)?;
                 Ok(json!({}))
             }
-            other => Err(ApiError::bad_request("protocol/unknown-command", format!("unknown command `{other}` (apply, undo, state, legal, odds, sync, ping)"))),
+            other => Err(ApiError::bad_request("protocol/unknown-command", format!("unknown command `{other}` (apply, undo, state, legal, odds, sync, chat, chat_log, ping)"))),
         }
     }
 

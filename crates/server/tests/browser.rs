@@ -72,6 +72,12 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     browser.wait_for("document.querySelector('#game[data-game]') && document.querySelector('#decision') && document.body.dataset.ready === '1'", "the game page").await;
     let game = browser.eval("document.querySelector('#game').dataset.game").await.as_str().expect("a game id").to_string();
     let mut seq = seq_of(&mut browser).await;
+    // A word in the game's chat: sent, kept by the server, shown once.
+    browser.fill("#chat-input", "good luck, computer").await;
+    browser.click("#chat-send").await;
+    browser.wait_for("Array.from(document.querySelectorAll('#chat li')).some(li => li.textContent.includes('alice: good luck, computer'))", "the chat line").await;
+    assert_eq!(browser.eval("document.querySelectorAll('#chat li').length").await, json!(1), "shown once, pushed and answered");
+    assert_eq!(seq_of(&mut browser).await, seq, "chat is no move");
     assert_eq!(decision(&mut browser).await, "research");
     seq = act(&mut browser, "#end-phase", seq).await;
     // Buy two infantry.

@@ -7,6 +7,7 @@ import { BoardView, powerColours } from "../board";
 import { DecisionPanel, Action, MoveOdds } from "../decisions";
 import { h, replace, setReady, Child } from "../dom";
 import { t, powerName, phaseName, unitName, word } from "../i18n";
+import { ChatPanel, ChatMessage } from "../chat";
 import { GameLog } from "../log";
 import { ConnState, GameSocket, Hello, Push } from "../socket";
 import { Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
@@ -37,6 +38,7 @@ export function gamePage(app: App, id: string): Cleanup {
   let pollTimer: number | undefined;
 
   const log = new GameLog();
+  const chat = new ChatPanel();
   const decisions = new DecisionPanel();
   const statusEl = h("span", { id: "status", "data-state": "connecting", role: "status" }, t("connConnecting"));
   const reconnectBtn = h("button", { type: "button", id: "reconnect", hidden: true, onclick: () => socket?.reconnectNow() }, t("reconnect"));
@@ -68,7 +70,7 @@ export function gamePage(app: App, id: string): Cleanup {
       "div",
       { class: "game-body" },
       boardPane,
-      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, h("section", { class: "panel log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), log.el)),
+      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, h("section", { class: "panel log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), log.el), chat.el),
     ),
   );
   replace(app.main, root);
@@ -114,6 +116,9 @@ export function gamePage(app: App, id: string): Cleanup {
     }
     void sync();
     scheduleRefresh(0);
+    if (socket) chat.load(socket, myPowers.length > 0).catch((e) => {
+      if (!(e instanceof ApiError && e.code === "socket/closed")) app.showError(e);
+    });
   }
 
   function onPush(msg: Push): void {
@@ -140,6 +145,9 @@ export function gamePage(app: App, id: string): Cleanup {
         scheduleRefresh();
         break;
       }
+      case "chat":
+        chat.add(msg as unknown as ChatMessage);
+        break;
       case "resync":
         void sync();
         scheduleRefresh();

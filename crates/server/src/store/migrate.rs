@@ -21,7 +21,10 @@ use super::StoreError;
 
 /// (version, description, SQL). Versions only ever grow; an applied file must
 /// never change, since sqlx refuses to start on a checksum mismatch.
-const MIGRATIONS: &[(i64, &str, &str)] = &[(1, "initial", include_str!("../../migrations/0001_initial.sql"))];
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "initial", include_str!("../../migrations/0001_initial.sql")),
+    (2, "chat", include_str!("../../migrations/0002_chat.sql")),
+];
 
 #[derive(Debug)]
 struct Embedded;

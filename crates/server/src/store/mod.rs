@@ -7,6 +7,7 @@
 //! clock, so the server can inject one), BIGINT 0/1 for flags.
 
 mod accounts;
+mod chat;
 mod error;
 mod games;
 mod log;
@@ -20,6 +21,7 @@ use sqlx::Connection as _;
 use sqlx::{AnyConnection, AnyPool};
 
 pub use accounts::Account;
+pub use chat::ChatRow;
 pub use error::StoreError;
 pub use games::{GameRow, GameStatus, NewGame, SeatKind, SeatRow};
 pub use log::{Append, LogRow, CHANNEL};
