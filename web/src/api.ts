@@ -4,10 +4,13 @@
 export class ApiError extends Error {
   code: string;
   status: number;
-  constructor(code: string, message: string, status = 0) {
+  /** What a rule's refusal names (spaces, unit types, powers, numbers), for wording it in German. */
+  args?: Record<string, unknown>;
+  constructor(code: string, message: string, status = 0, args?: Record<string, unknown>) {
     super(message);
     this.code = code;
     this.status = status;
+    this.args = args;
   }
 }
 
@@ -82,6 +85,12 @@ export type SeatRequest =
   | { kind: "computer"; think: number }
   | { kind: "account"; name: string };
 
+/** What each power was paid in one round (the income chart). */
+export interface RoundIncome {
+  round: number;
+  income: Record<string, number>;
+}
+
 export interface NewGame {
   ruleset: string;
   options: Record<string, unknown>;
@@ -110,8 +119,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
     data = null;
   }
   if (!res.ok) {
-    const err = (data as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(err?.code ?? `http/${res.status}`, err?.message ?? (text.slice(0, 200) || res.statusText), res.status);
+    const err = (data as { error?: { code?: string; message?: string; args?: Record<string, unknown> } } | null)?.error;
+    throw new ApiError(err?.code ?? `http/${res.status}`, err?.message ?? (text.slice(0, 200) || res.statusText), res.status, err?.args);
   }
   return data as T;
 }
@@ -127,6 +136,7 @@ export const api = {
   createGame: (g: NewGame) => call<{ game: Game }>("POST", "/api/games", g).then((r) => r.game),
   games: (filter: "open" | "mine") => call<{ games: Game[] }>("GET", `/api/games?filter=${filter}`).then((r) => r.games),
   game: (id: string) => call<{ game: Game }>("GET", `/api/games/${encodeURIComponent(id)}`).then((r) => r.game),
+  income: (id: string) => call<{ rounds: RoundIncome[] }>("GET", `/api/games/${encodeURIComponent(id)}/income`).then((r) => r.rounds),
   position: (id: string, n: number) => call<ReplayStep>("GET", `/api/games/${encodeURIComponent(id)}/positions/${n}`),
   takeSeat: (id: string, power: string) => call<unknown>("POST", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
   leaveSeat: (id: string, power: string) => call<unknown>("DELETE", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),

@@ -80,7 +80,7 @@ export class ChatPanel {
       this.add(m);
       this.input.value = "";
     } catch (e) {
-      this.problem.textContent = e instanceof ApiError ? errorText(e.code, e.message) : String(e);
+      this.problem.textContent = e instanceof ApiError ? errorText(e.code, e.message, e.args) : String(e);
       this.problem.dataset.code = e instanceof ApiError ? e.code : "error";
       this.problem.hidden = false;
     } finally {

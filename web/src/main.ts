@@ -5,7 +5,7 @@ import "./app.css";
 import { api, Account, ApiError } from "./api";
 import { App, Cleanup } from "./app";
 import { h, replace, setReady } from "./dom";
-import { t, currentLang, setLang } from "./i18n";
+import { t, currentLang, setLang, errorText as refusalText } from "./i18n";
 import { gamePage } from "./pages/game";
 import { lobbyPage } from "./pages/lobby";
 import { calcPage } from "./pages/calc";
@@ -16,12 +16,12 @@ const mount = document.getElementById("app") ?? document.body.appendChild(h("div
 mount.removeAttribute("aria-live");
 
 const header = h("header", { class: "top" });
-const errorText = h("span", { class: "msg" });
+const errorLine = h("span", { class: "msg" });
 const errorEl = h(
   "div",
   { id: "error", role: "alert", "aria-live": "assertive", hidden: true },
   h("strong", null, ""),
-  errorText,
+  errorLine,
   h("button", { type: "button", class: "close", "aria-label": t("dismiss"), onclick: () => app.clearError() }, "×"),
 );
 const main = h("main", { id: "main", tabindex: -1 });
@@ -47,17 +47,17 @@ const app: App = {
     let message = String(err);
     if (err instanceof ApiError) {
       code = err.code;
-      message = err.code === "network/failed" ? t("networkFailed", { message: err.message }) : err.code === "socket/closed" ? t("socketClosed") : err.message || err.code;
+      message = err.code === "network/failed" ? t("networkFailed", { message: err.message }) : err.code === "socket/closed" ? t("socketClosed") : refusalText(err.code, err.message || err.code, err.args);
     } else if (err instanceof Error) message = err.message;
     errorEl.dataset.code = code;
     (errorEl.firstChild as HTMLElement).textContent = `${t("errorTitle")} (${code}): `;
-    errorText.textContent = message;
+    errorLine.textContent = message;
     errorEl.hidden = false;
   },
   clearError() {
     errorEl.hidden = true;
     delete errorEl.dataset.code;
-    errorText.textContent = "";
+    errorLine.textContent = "";
   },
 };
 

@@ -143,7 +143,7 @@ export class GameSocket {
       const p = this.pending.get(msg.id)!;
       this.pending.delete(msg.id);
       if (msg.reply === "ok") p.resolve(msg.result);
-      else p.reject(new ApiError(String(msg.code ?? "error"), String(msg.message ?? "")));
+      else p.reject(new ApiError(String(msg.code ?? "error"), String(msg.message ?? ""), 0, msg.args as Record<string, unknown> | undefined));
       return;
     }
     this.handlers.onPush(msg);

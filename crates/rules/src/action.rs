@@ -111,21 +111,37 @@ pub struct DiceRun {
 }
 
 /// A rejected action: a stable code (for programs) and a sentence naming
-/// the rule it breaks (for people).
+/// the rule it breaks (for people), with what the sentence names: spaces
+/// (by name), unit types and powers (by id), numbers. A front end in
+/// another language words the refusal from its code and these.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct RuleError {
     pub code: &'static str,
     pub message: String,
+    pub args: Vec<(&'static str, String)>,
 }
 
 impl RuleError {
     pub fn new(code: &'static str, message: impl Into<String>) -> RuleError {
-        RuleError { code, message: message.into() }
+        RuleError { code, message: message.into(), args: Vec::new() }
+    }
+
+    /// Names something the refusal is about. Keys say what the value is:
+    /// `unit…` a unit type id, `power…` a power id, others a space's name
+    /// or a number.
+    pub fn with(mut self, key: &'static str, value: impl ToString) -> RuleError {
+        self.args.push((key, value.to_string()));
+        self
     }
 }
 
 /// Shorthand for a rejection.
 pub(crate) fn reject<T>(code: &'static str, message: impl Into<String>) -> Result<T, RuleError> {
     Err(RuleError::new(code, message))
+}
+
+/// A rejection with what it names (see [`RuleError::with`]).
+pub(crate) fn reject_with<T>(code: &'static str, message: impl Into<String>, args: &[(&'static str, &str)]) -> Result<T, RuleError> {
+    Err(RuleError { code, message: message.into(), args: args.iter().map(|(k, v)| (*k, v.to_string())).collect() })
 }

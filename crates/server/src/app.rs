@@ -159,6 +159,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/seats/{power}", post(lobby::take_seat).delete(lobby::leave_seat))
         .route("/api/games/{id}/record", get(lobby::record))
         .route("/api/games/{id}/positions/{n}", get(lobby::position))
+        .route("/api/games/{id}/income", get(lobby::income))
         .route("/game/{id}/replay", get(web::index))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .fallback(not_found)

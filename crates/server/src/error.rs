@@ -14,11 +14,14 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: String,
     pub message: String,
+    /// What a rule's refusal names (spaces, unit types, powers, numbers),
+    /// so a page in another language can word it from its code.
+    pub args: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> ApiError {
-        ApiError { status, code: code.into(), message: message.into() }
+        ApiError { status, code: code.into(), message: message.into(), args: None }
     }
     pub fn bad_request(code: impl Into<String>, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, code, message)
@@ -40,7 +43,11 @@ impl ApiError {
     }
     /// The error as the JSON body every route answers with.
     pub fn body(&self) -> serde_json::Value {
-        json!({"error": {"code": self.code, "message": self.message}})
+        let mut error = json!({"code": self.code, "message": self.message});
+        if let Some(args) = &self.args {
+            error["args"] = serde_json::Value::Object(args.clone());
+        }
+        json!({ "error": error })
     }
 }
 

@@ -513,7 +513,13 @@ pub fn refusal(r: Refusal) -> ApiError {
         Refusal::GameOver { .. } => axum::http::StatusCode::CONFLICT,
         _ => axum::http::StatusCode::UNPROCESSABLE_ENTITY,
     };
-    ApiError::new(status, r.code(), r.to_string())
+    let mut error = ApiError::new(status, r.code(), r.to_string());
+    if let Refusal::Rules(warboard_record::ApplyError::Rejected(e)) = &r {
+        if !e.args.is_empty() {
+            error.args = Some(e.args.iter().map(|(k, v)| (k.to_string(), Value::String(v.clone()))).collect());
+        }
+    }
+    error
 }
 
 /// The message for an entry: the action, who took it (`player` or

@@ -240,6 +240,26 @@ pub async fn position(State(state): State<AppState>, who: MaybeAuthed, Path((id,
     Ok(Json(answer))
 }
 
+/// `GET /api/games/{id}/income`: what each power was paid in each round,
+/// for the income chart (`{"rounds":[{"round","income":{power: IPCs}}]}`);
+/// while a round's shopping is secret it stops where the shopping began.
+pub async fn income(State(state): State<AppState>, who: MaybeAuthed, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    visible(&state, &who, &id).await?;
+    let game = state.hub.game(&id).await?;
+    let inner = game.inner.lock().await;
+    let record = inner.table.record();
+    let upto = inner.secret_from().unwrap_or(inner.count()).clamp(0, inner.count()) as usize;
+    let rs = &inner.table.game().ruleset;
+    let rounds: Vec<Value> = warboard_table::history::income_by_round(&record.log()[..upto])
+        .iter()
+        .map(|r| {
+            let paid: serde_json::Map<String, Value> = r.paid.iter().map(|(p, n)| (rs.power(*p).id.clone(), json!(n))).collect();
+            json!({"round": r.round, "income": paid})
+        })
+        .collect();
+    Ok(Json(json!({ "rounds": rounds })))
+}
+
 fn save_text(inner: &Inner) -> Result<String, ApiError> {
     let record = inner.table.record();
     if inner.status == GameStatus::Over {

@@ -217,7 +217,13 @@ impl Connection {
         };
         let mut reply = match outcome {
             Ok(result) => json!({"reply": "ok", "cmd": cmd, "result": result}),
-            Err(e) => json!({"reply": "error", "cmd": cmd, "code": e.code, "message": e.message}),
+            Err(e) => {
+                let mut reply = json!({"reply": "error", "cmd": cmd, "code": e.code, "message": e.message});
+                if let Some(args) = e.args {
+                    reply["args"] = Value::Object(args);
+                }
+                reply
+            }
         };
         if let Some(id) = id {
             reply["id"] = id;

@@ -164,6 +164,14 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     eprintln!("Russia defended by choosing its casualties: {defended}");
     browser.screenshot(&screenshots().join("classic-after-turn.png")).await;
 
+    // The income chart draws what the server says each power was paid.
+    let (status, income) = server.http("GET", &format!("/api/games/{game}/income"), None, None).await;
+    assert_eq!(status, 200, "{income}");
+    let paid = income["rounds"][0]["income"]["russia"].as_i64().expect("Russia was paid in round 1");
+    browser.wait_for("document.querySelector('#income-chart polyline[data-power=\"russia\"]')", "Russia's line in the income chart").await;
+    let cell = browser.eval("document.querySelector('#income-chart tr[data-round=\"1\"] td[data-power=\"russia\"]').textContent").await;
+    assert_eq!(cell, json!(paid.to_string()), "the chart's figure is the server's");
+
     // The page's log tells what the server's log tells, line for line.
     let (status, body) = server.http("POST", "/api/signin", None, Some(&json!({"name": "alice", "password": "a long password"}))).await;
     assert_eq!(status, 200, "{body}");

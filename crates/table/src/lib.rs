@@ -6,6 +6,7 @@
 //! (issue 29).
 
 pub mod fallback;
+pub mod history;
 pub mod narrate;
 pub mod odds;
 mod table;

@@ -8,6 +8,7 @@ import { DecisionPanel, Action, MoveOdds } from "../decisions";
 import { h, replace, setReady, Child } from "../dom";
 import { t, powerName, phaseName, unitName, word } from "../i18n";
 import { ChatPanel, ChatMessage } from "../chat";
+import { incomeChart } from "../chart";
 import { GameLog } from "../log";
 import { ConnState, GameSocket, Hello, Push } from "../socket";
 import { Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
@@ -39,6 +40,9 @@ export function gamePage(app: App, id: string): Cleanup {
 
   const log = new GameLog();
   const chat = new ChatPanel();
+  const incomeBody = h("div", { class: "income-body" });
+  const incomePanel = h("section", { id: "income-panel", class: "panel", "aria-labelledby": "income-chart-title" }, h("h2", { id: "income-chart-title" }, t("incomeChart")), incomeBody);
+  let incomeTimer: number | undefined;
   const decisions = new DecisionPanel();
   const statusEl = h("span", { id: "status", "data-state": "connecting", role: "status" }, t("connConnecting"));
   const reconnectBtn = h("button", { type: "button", id: "reconnect", hidden: true, onclick: () => socket?.reconnectNow() }, t("reconnect"));
@@ -70,7 +74,7 @@ export function gamePage(app: App, id: string): Cleanup {
       "div",
       { class: "game-body" },
       boardPane,
-      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, h("section", { class: "panel log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), log.el), chat.el),
+      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, h("section", { class: "panel log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), log.el), incomePanel, chat.el),
     ),
   );
   replace(app.main, root);
@@ -116,6 +120,7 @@ export function gamePage(app: App, id: string): Cleanup {
     }
     void sync();
     scheduleRefresh(0);
+    scheduleIncome();
     if (socket) chat.load(socket, myPowers.length > 0).catch((e) => {
       if (!(e instanceof ApiError && e.code === "socket/closed")) app.showError(e);
     });
@@ -173,6 +178,23 @@ export function gamePage(app: App, id: string): Cleanup {
       lastDice = rolls;
       if (summary) render();
     }
+    if ((e.events ?? []).some((ev) => typeof ev === "object" && ev !== null && (ev as { event?: string }).event === "income")) scheduleIncome();
+  }
+
+  /** Reads the income chart again a moment after income was paid (a burst of payments is read once). */
+  function scheduleIncome(): void {
+    if (incomeTimer !== undefined) return;
+    incomeTimer = window.setTimeout(() => {
+      incomeTimer = undefined;
+      api
+        .income(id)
+        .then((rounds) => {
+          if (!alive) return;
+          const powers = ruleset?.powers.map((p) => p.id) ?? Array.from(new Set(rounds.flatMap((r) => Object.keys(r.income))));
+          replace(incomeBody, incomeChart(rounds, powers, powerLabel));
+        })
+        .catch((err) => app.showError(err));
+    }, 200);
   }
 
   async function sync(): Promise<void> {
@@ -511,6 +533,7 @@ export function gamePage(app: App, id: string): Cleanup {
     alive = false;
     window.clearTimeout(refreshTimer);
     window.clearTimeout(pollTimer);
+    window.clearTimeout(incomeTimer);
     socket?.close();
     socket = null;
     board?.dispose();
