@@ -6,6 +6,8 @@ import { Entry } from "./types";
 
 export class GameLog {
   readonly el: HTMLOListElement;
+  /** Lines a later entry joined: which entry, and the text before it did. */
+  private joined: { seq: number; li: HTMLLIElement; text: string }[] = [];
 
   constructor() {
     this.el = h("ol", { id: "log", class: "log", "aria-live": "polite", "aria-relevant": "additions", tabindex: 0, "aria-label": t("log") });
@@ -31,7 +33,18 @@ export class GameLog {
 
   add(entry: Entry): void {
     const stick = this.nearBottom();
-    for (const li of this.lines(entry)) this.el.appendChild(li);
+    const lines = this.lines(entry);
+    // A first line that joins the last one shown replaces its text, as the
+    // terminal joins the computer's one-unit moves; the old text is kept
+    // for an undo.
+    const first = entry.sealed ? undefined : entry.story?.[0];
+    const last = this.el.lastElementChild as HTMLLIElement | null;
+    if (first?.merge && last && last.dataset.kind === first.kind && lines.length > 0) {
+      this.joined.push({ seq: entry.seq, li: last, text: last.textContent ?? "" });
+      last.textContent = first.text;
+      lines.shift();
+    }
+    for (const li of lines) this.el.appendChild(li);
     if (stick) this.el.scrollTop = this.el.scrollHeight;
   }
 
@@ -49,6 +62,10 @@ export class GameLog {
     for (const li of Array.from(this.el.querySelectorAll<HTMLLIElement>("li[data-seq]"))) {
       if (Number(li.dataset.seq) >= seq) li.remove();
     }
+    while (this.joined.length > 0 && this.joined[this.joined.length - 1].seq >= seq) {
+      const j = this.joined.pop()!;
+      j.li.textContent = j.text;
+    }
   }
 
   note(text: string, kind = "note"): void {
@@ -59,5 +76,6 @@ export class GameLog {
 
   clear(): void {
     this.el.textContent = "";
+    this.joined = [];
   }
 }

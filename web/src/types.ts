@@ -88,6 +88,8 @@ export interface LegalItem {
 export interface StoryLine {
   kind: string;
   text: string;
+  /** Joins the previous entry's last line (the computer's one-unit moves grouped): `text` is the joined line. */
+  merge?: boolean;
 }
 
 export interface Entry {

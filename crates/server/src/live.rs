@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use tokio::sync::{broadcast, Mutex, OwnedMutexGuard, Semaphore};
 use warboard_record::{state_hash, DiceMode, Entry, Origin, Position, Record, Start};
 use warboard_rules::{Game, Phase, PowerId};
+use warboard_table::narrate::LogLine;
 use warboard_table::{Applied, Refusal, Step, Table};
 
 use crate::clock::Clock;
@@ -53,6 +54,10 @@ pub struct Pushed {
     /// The nation whose sealed shopping this is (Alternative), if it is.
     pub sealed_for: Option<PowerId>,
     pub message: Value,
+    /// The story's last line after this entry, which the next entry's
+    /// first line may join as the terminal game joins them ("russia places
+    /// 8 inf at LEN", not eight lines); `None` after sealed shopping.
+    tail: Option<LogLine>,
 }
 
 impl Pushed {
@@ -170,6 +175,11 @@ impl Inner {
             let sealed: Vec<Arc<Pushed>> = self.recent.iter().filter(|p| p.seq >= from && p.sealed_for.is_some()).cloned().collect();
             let _ = pushes.send(Push::Revealed(sealed));
         }
+    }
+
+    /// The last story line sent, which the next entry may join.
+    fn tail(&self) -> Option<&LogLine> {
+        self.recent.back().and_then(|p| p.tail.as_ref())
     }
 
     fn remember(&mut self, pushed: Arc<Pushed>) {
@@ -362,7 +372,7 @@ impl Hub {
         if append.status == GameStatus::Over {
             inner.status = GameStatus::Over;
         }
-        let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry);
+        let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry, inner.tail());
         inner.publish(&game.pushes, pushed);
         Ok(())
     }
@@ -490,7 +500,7 @@ impl Hub {
             if let Some(status) = inner.table.record().state().winner.as_ref().map(|_| GameStatus::Over) {
                 inner.status = status;
             }
-            let pushed = pushed(inner.table.game(), r.seq, applied.power, &applied.before, &applied.entry);
+            let pushed = pushed(inner.table.game(), r.seq, applied.power, &applied.before, &applied.entry, inner.tail());
             inner.publish(&game.pushes, pushed);
         }
         true
@@ -523,14 +533,21 @@ pub fn refusal(r: Refusal) -> ApiError {
 }
 
 /// The message for an entry: the action, who took it (`player` or
-/// `computer`), and its events in the engine protocol's words.
-fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry) -> Value {
+/// `computer`), its events in the engine protocol's words, and its story
+/// in the terminal game's words, a first line that joins the previous
+/// entry's last marked `"merge": true` (with the joined text).
+fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry, story: &[(LogLine, bool)]) -> Value {
     let rs = &game.ruleset;
     let events: Vec<Value> = entry.events.iter().map(|e| warboard_protocol::event_json(rs, before, &game.state, e)).collect();
-    // The story in the terminal game's words, so the browser tells the same.
-    let story: Vec<Value> = warboard_table::narrate::describe(rs, before, &game.state, &entry.resolved, &entry.events)
-        .into_iter()
-        .map(|l| json!({"kind": l.kind.name(), "text": l.text}))
+    let story: Vec<Value> = story
+        .iter()
+        .map(|(l, merge)| {
+            let mut line = json!({"kind": l.kind.name(), "text": l.text});
+            if *merge {
+                line["merge"] = json!(true);
+            }
+            line
+        })
         .collect();
     json!({
         "reply": "entry",
@@ -553,10 +570,38 @@ fn next_actor(game: &Game) -> Value {
     }
 }
 
-/// The entry as sent, sealed where it was a nation's secret shopping.
-fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry) -> Arc<Pushed> {
+/// The entry as sent, sealed where it was a nation's secret shopping; its
+/// story's lines joined as the terminal joins them (`narrate::story`),
+/// the first with `previous` (the last line sent) where they are one group.
+fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry, previous: Option<&LogLine>) -> Arc<Pushed> {
     let was_secret = before.phase == Phase::Shopping && before.next_placer.is_none();
-    Arc::new(Pushed { seq, sealed_for: was_secret.then_some(power), message: entry_message(game, seq, power, before, entry) })
+    let sealed_for = was_secret.then_some(power);
+    let described = warboard_table::narrate::describe(&game.ruleset, before, &game.state, &entry.resolved, &entry.events);
+    // Sealed lines never join others: they are shown to one nation only.
+    let mut carried = previous.filter(|_| sealed_for.is_none()).cloned();
+    let mut story: Vec<(LogLine, bool)> = Vec::new();
+    for line in described {
+        let joined = match (story.last_mut(), carried.as_mut()) {
+            (Some((last, _)), _) => last.absorb(&line),
+            (None, Some(carry)) => {
+                let joined = carry.absorb(&line);
+                if joined {
+                    story.push((carry.clone(), true));
+                }
+                joined
+            }
+            (None, None) => false,
+        };
+        if !joined {
+            story.push((line, false));
+        }
+    }
+    let tail = match sealed_for {
+        Some(_) => None,
+        None => story.last().map(|(l, _)| l.clone()).or(carried),
+    };
+    let message = entry_message(game, seq, power, before, entry, &story);
+    Arc::new(Pushed { seq, sealed_for, message, tail })
 }
 
 /// Rebuilds a game from the store: its start, then every entry applied
@@ -586,7 +631,9 @@ pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
             secret_from = None;
         }
         if rows.len() - (r.seq as usize) <= CATCH_UP {
-            recent.push_back(pushed(record.game(), r.seq, power, &before, &entry));
+            let tail = recent.back().and_then(|p: &Arc<Pushed>| p.tail.as_ref());
+            let fresh = pushed(record.game(), r.seq, power, &before, &entry, tail);
+            recent.push_back(fresh);
         }
     }
     let rs = record.game().ruleset.clone();

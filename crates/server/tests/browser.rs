@@ -179,14 +179,25 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     let mut ws = server.ws(&game, Some(&token)).await;
     let now = browser.eval("Number(document.querySelector('#game').dataset.seq)").await.as_i64().expect("seq");
     let synced = ws.request(json!({"cmd": "sync", "from": 0})).await;
-    let told: Vec<String> = synced["result"]["entries"]
+    // A line marked `merge` joins the one before it (the computer's
+    // one-unit moves, told as the terminal tells them).
+    let mut told: Vec<String> = Vec::new();
+    let lines = synced["result"]["entries"]
         .as_array()
         .expect("entries")
         .iter()
         .filter(|e| e["seq"].as_i64().is_some_and(|s| s < now))
-        .flat_map(|e| e["story"].as_array().cloned().unwrap_or_default())
-        .filter_map(|l: Value| l["text"].as_str().map(String::from))
-        .collect();
+        .flat_map(|e| e["story"].as_array().cloned().unwrap_or_default());
+    for line in lines {
+        let text = line["text"].as_str().expect("a line's text").to_string();
+        if line["merge"] == json!(true) && !told.is_empty() {
+            *told.last_mut().expect("a line") = text;
+        } else {
+            told.push(text);
+        }
+    }
+    let repeated = told.windows(2).find(|w| w[0] == w[1] && (w[0].contains(" moves ") || w[0].contains(" places ")));
+    assert!(repeated.is_none(), "the computer's one-unit moves and placements are told grouped: {repeated:?} in {told:?}");
     let shown: Vec<String> = browser
         .eval("Array.from(document.querySelectorAll('#log li')).map(li => li.textContent)")
         .await
