@@ -65,6 +65,8 @@ export class DecisionPanel {
   private endWarnedAt = -1;
   private key = "";
   private stack: { from: string; unit: string } | null = null;
+  /** The routes the selected stack's panel offers now (with the units chosen to go along). */
+  private shownRoutes: string[][] = [];
   private surrenderStep = 0;
   private busy = false;
   /** The panel had the focus when an action was sent: give it back after the rebuild. */
@@ -257,6 +259,11 @@ export class DecisionPanel {
     return h("section", { class: "group moves" }, h("h3", null, t("moves")), h("p", { class: "hint" }, t("chooseStack")), list, sel ? this.stackDetail(sel) : null);
   }
 
+  /** The other unit types at the stack's space that can move now: they may go along in one action. */
+  private companions(st: Stack): Stack[] {
+    return this.stacks().filter((o) => o.from === st.from && o.unit !== st.unit && o.routes.length > 0);
+  }
+
   private stackDetail(st: Stack): Child {
     const ctx = this.ctx!;
     const [label, count] = numberField("move-count", t("count"), st.count, 1, st.count);
@@ -267,28 +274,64 @@ export class DecisionPanel {
       bombing = h("input", { type: "checkbox", id, "data-bombing": "" });
       bombingRow.push(h("div", { class: "row check" }, bombing, h("label", { for: id }, t("bombingRaid"))));
     }
-    const routes = st.routes.map((r) =>
-      h(
-        "li",
-        null,
-        h(
-          "button",
-          { type: "button", class: "route", "data-route": r.join(">"), onclick: () => this.move(st, r, count, bombing) },
-          `→ ${ctx.spaceLabel(r[r.length - 1])}`,
-          r.length > 2 ? h("span", { class: "meta" }, t("via", { path: r.slice(1, -1).join(" › ") })) : null,
-        ),
-      ),
+    // Several unit types in one action (issue 30): the others at this
+    // space, each with a box and a count. The action has one route, so the
+    // destinations offered are those every chosen type lists; the server
+    // judges the whole move (and says why where it refuses).
+    const along = this.companions(st).map((o) => {
+      const id = freshId("with");
+      const box = h("input", { type: "checkbox", id, "data-with-unit": o.unit });
+      const [, n] = numberField(freshId("with-count"), t("count"), o.count, 1, o.count, { "data-with-count": o.unit, "aria-label": t("countOf", { unit: unitName(o.unit) }) });
+      return { stack: o, box, n, row: h("div", { class: "row check" }, box, h("label", { for: id }, t("alsoMove", { count: o.count, unit: unitName(o.unit) })), n) };
+    });
+    const units = (): { type: string; count: number }[] => [
+      { type: st.unit, count: count ? Math.max(1, Math.min(st.count, numberValue(count))) : st.count },
+      ...along.filter((a) => a.box.checked).map((a) => ({ type: a.stack.unit, count: Math.max(1, Math.min(a.stack.count, numberValue(a.n))) })),
+    ];
+    const routesFor = (): string[][] => {
+      const chosen = along.filter((a) => a.box.checked);
+      return st.routes.filter((r) => chosen.every((a) => a.stack.routes.some((o) => o[o.length - 1] === r[r.length - 1])));
+    };
+    const routeList = h("ul", { class: "routes" });
+    const detail = h(
+      "div",
+      { class: "stack-detail", id: "move-detail" },
+      h("div", { class: "row" }, label, count),
+      ...bombingRow,
+      along.length ? h("fieldset", { class: "along" }, h("legend", null, t("alsoMoveTitle")), along.map((a) => a.row)) : null,
+      routeList,
     );
-    const detail = h("div", { class: "stack-detail", id: "move-detail" }, h("div", { class: "row" }, label, count), ...bombingRow, h("ul", { class: "routes" }, routes));
-    // The odds of each attack before it is made (issue 30): asked of the
-    // server for the count chosen, again when the count changes.
-    const showOdds = (): void => {
-      const n = count ? Math.max(1, Math.min(st.count, numberValue(count))) : st.count;
-      for (const r of st.routes) {
+    const combat = this.ctx?.summary.phase === "combat_move" || this.ctx?.summary.phase === "turn";
+    const draw = (): void => {
+      const routes = routesFor();
+      this.shownRoutes = routes;
+      replace(
+        routeList,
+        routes.length === 0
+          ? h("li", { class: "hint" }, t("noCommonDestination"))
+          : routes.map((r) =>
+              h(
+                "li",
+                null,
+                h(
+                  "button",
+                  { type: "button", class: "route", "data-route": r.join(">"), onclick: () => this.move(units(), r, bombing) },
+                  `→ ${ctx.spaceLabel(r[r.length - 1])}`,
+                  r.length > 2 ? h("span", { class: "meta" }, t("via", { path: r.slice(1, -1).join(" › ") })) : null,
+                ),
+              ),
+            ),
+      );
+      this.ctx?.board?.setDestinations(routes.map((r) => r[r.length - 1]));
+      // The odds of each attack before it is made (issue 30): asked of the
+      // server for the units chosen, again when they change.
+      if (!combat) return;
+      const asked = units();
+      for (const r of routes) {
         const to = r[r.length - 1];
-        const btn = detail.querySelector<HTMLElement>(`[data-route="${CSS.escape(r.join(">"))}"]`);
+        const btn = routeList.querySelector<HTMLElement>(`[data-route="${CSS.escape(r.join(">"))}"]`);
         if (!btn) continue;
-        void ctx.odds({ type: "move", units: [{ type: st.unit, count: n }], route: r }).then((o) => {
+        void ctx.odds({ type: "move", units: asked, route: r }).then((o) => {
           btn.querySelector("[data-odds-for]")?.remove();
           if (o?.odds) {
             btn.appendChild(h("span", { class: "odds", "data-odds-for": to, title: o.odds.summary }, t("attackWins", { p: percent(o.odds.attacker_wins) })));
@@ -296,16 +339,17 @@ export class DecisionPanel {
         });
       }
     };
-    if (this.ctx?.summary.phase === "combat_move" || this.ctx?.summary.phase === "turn") {
-      count?.addEventListener("change", showOdds);
-      showOdds();
+    count?.addEventListener("change", draw);
+    for (const a of along) {
+      a.box.addEventListener("change", draw);
+      a.n.addEventListener("change", () => a.box.checked && draw());
     }
+    draw();
     return detail;
   }
 
-  private move(st: Stack, route: string[], count: HTMLInputElement | null, bombing: HTMLInputElement | null): void {
-    const n = count ? Math.max(1, Math.min(st.count, numberValue(count))) : st.count;
-    const action: Action = { type: "move", units: [{ type: st.unit, count: n }], route };
+  private move(units: { type: string; count: number }[], route: string[], bombing: HTMLInputElement | null): void {
+    const action: Action = { type: "move", units, route };
     if (bombing?.checked) action.bombing = true;
     void this.act(action);
   }
@@ -326,7 +370,7 @@ export class DecisionPanel {
     if (!board) return;
     const st = this.ctx!.summary.awaiting === "client" ? this.selectedStack() : null;
     board.setOrigin(st ? st.from : null);
-    board.setDestinations(st ? st.routes.map((r) => r[r.length - 1]) : []);
+    board.setDestinations(st ? this.shownRoutes.map((r) => r[r.length - 1]) : []);
   }
 
   /** A click on the board: picks a route or a stack. True when it did something. */
@@ -334,9 +378,11 @@ export class DecisionPanel {
     if (!this.ctx || this.ctx.summary.awaiting !== "client" || this.busy) return false;
     const st = this.selectedStack();
     if (st) {
-      const route = st.routes.find((r) => r[r.length - 1] === id);
-      if (route) {
-        this.move(st, route, this.body.querySelector<HTMLInputElement>("#move-count"), this.body.querySelector<HTMLInputElement>("[data-bombing]"));
+      // The route button the panel shows for this space, with the units chosen there.
+      const button = this.body.querySelector<HTMLButtonElement>(`#move-detail [data-route$=">${CSS.escape(id)}"]`);
+      const route = this.shownRoutes.find((r) => r[r.length - 1] === id);
+      if (button && route) {
+        button.click();
         return true;
       }
     }

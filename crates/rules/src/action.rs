@@ -112,7 +112,7 @@ pub struct DiceRun {
 
 /// A rejected action: a stable code (for programs) and a sentence naming
 /// the rule it breaks (for people), with what the sentence names: spaces
-/// (by name), unit types and powers (by id), numbers. A front end in
+/// as the message names them (their ids), unit types and powers (by id), numbers. A front end in
 /// another language words the refusal from its code and these.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -128,7 +128,7 @@ impl RuleError {
     }
 
     /// Names something the refusal is about. Keys say what the value is:
-    /// `unit…` a unit type id, `power…` a power id, others a space's name
+    /// `unit…` a unit type id, `power…` a power id, others a space as the message names it (its id)
     /// or a number.
     pub fn with(mut self, key: &'static str, value: impl ToString) -> RuleError {
         self.args.push((key, value.to_string()));

@@ -342,7 +342,7 @@ fn odds_of_move(mut game: warboard_rules::Game, power: PowerId, action: warboard
     let Some(&to) = route.last() else { return Err(ApiError::bad_request("odds/not-a-move", "the move has no route")) };
     let by = game.round_phase().then_some(power);
     game.apply_as(by, &action, &mut warboard_rules::FixedDice(6))
-        .map_err(|e| ApiError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e.code, e.to_string()))?;
+        .map_err(|e| crate::live::refusal(warboard_table::Refusal::Rules(warboard_record::ApplyError::Rejected(e))))?;
     let odds = warboard_table::odds::at_space(&game, to).or_else(|| warboard_table::odds::where_units_meet(&game, to, power));
     let at = game.ruleset.map.name(to).to_string();
     Ok(json!({

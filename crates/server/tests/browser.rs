@@ -27,6 +27,46 @@ async fn the_page_loads_and_a_player_signs_up() {
     server.stop().await;
 }
 
+/// A German player reads the page in German, refusals included: worded
+/// from their stable code, not the server's English sentence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_german_player_reads_refusals_in_german() {
+    let Some(mut browser) = Browser::start(1280, 800).await else {
+        eprintln!("a_german_player_reads_refusals_in_german: skipped: no Chromium on this machine (CI installs Debian's chromium)");
+        return;
+    };
+    let server = TestServer::start(Db::Sqlite).await;
+    browser.goto(&format!("http://{}/", server.addr)).await;
+    browser.fill("#signin-name", "greta").await;
+    browser.fill("#signin-password", "ein langes Passwort").await;
+    browser.click("#signup-submit").await;
+    browser.wait_for("document.querySelector('#new-game')", "the lobby").await;
+    browser.click("#lang-switch").await;
+    browser.wait_for("document.documentElement.lang === 'de' && document.querySelector('#new-game')", "the lobby in German").await;
+    browser.fill("#create-ruleset", "classic").await;
+    browser.wait_for("document.querySelector('[data-seat=\"germany\"]')", "the seats").await;
+    for power in ["russia", "germany", "uk", "japan", "usa"] {
+        browser.fill(&format!("[data-seat=\"{power}\"]"), "me").await;
+    }
+    browser.click("#create-submit").await;
+    browser.wait_for("document.querySelector('#game[data-game]') && document.body.dataset.ready === '1'", "the game page").await;
+    // Five messages go through; the sixth is refused, in German.
+    for i in 0..6 {
+        browser.fill("#chat-input", &format!("Nachricht {i}")).await;
+        browser.click("#chat-send").await;
+        if i < 5 {
+            browser.wait_for(&format!("document.querySelectorAll('#chat li').length === {}", i + 1), "the message in the chat").await;
+        }
+    }
+    browser.wait_for("!document.querySelector('.chat-problem').hidden", "the refusal").await;
+    let problem = browser.eval("[document.querySelector('.chat-problem').dataset.code, document.querySelector('.chat-problem').textContent]").await;
+    assert_eq!(problem[0], "chat/too-fast", "{problem}");
+    assert!(problem[1].as_str().is_some_and(|t| t.starts_with("Höchstens 5 Nachrichten")), "worded in German from the code: {problem}");
+    assert_eq!(browser.eval("document.querySelector('#chat-title').textContent").await, json!("Chat"));
+    assert_eq!(browser.eval("document.querySelector('#income-chart-title').textContent").await, json!("Einkommen je Runde"));
+    server.stop().await;
+}
+
 /// Clicks `selector`, then waits until the game has more than `seq`
 /// entries and the page has settled; the new entry count.
 async fn act(browser: &mut Browser, selector: &str, seq: i64) -> i64 {
@@ -92,6 +132,14 @@ async fn a_classic_opening_against_the_computer_by_mouse() {
     // The odds of the attack are shown before it is made.
     browser.wait_for("(document.querySelector('[data-odds-for=\"UKR\"]') || {}).textContent?.startsWith('attack wins')", "the odds of attacking Ukraine").await;
     seq = act(&mut browser, "[data-route=\"CAU>UKR\"]", seq).await;
+    // Infantry and the tank from Karelia join in one action, with the odds
+    // of the whole attack.
+    browser.click("[data-move-from=\"LEN\"][data-move-unit=\"infantry\"]").await;
+    browser.fill("#move-count", "1").await;
+    browser.click("[data-with-unit=\"armor\"]").await;
+    browser.wait_for("(document.querySelector('[data-route=\"LEN>UKR\"] [data-odds-for=\"UKR\"]') || {}).textContent?.startsWith('attack wins')", "the odds of the joint attack").await;
+    seq = act(&mut browser, "[data-route=\"LEN>UKR\"]", seq).await;
+    browser.wait_for("Array.from(document.querySelectorAll('#log li')).some(li => /russia moves 1 inf 1 arm: LEN > UKR/.test(li.textContent))", "one line for the joint move").await;
     seq = act(&mut browser, "#end-phase", seq).await;
     // Fight it round by round, choosing casualties when asked.
     assert_eq!(decision(&mut browser).await, "combat");

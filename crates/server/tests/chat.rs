@@ -105,3 +105,26 @@ async fn a_message_through_one_server_reaches_a_watcher_of_the_other() {
     two.stop().await;
     one.stop().await;
 }
+
+/// A rule's refusal names what it is about, so that a page in another
+/// language can word it from its code (the German page does).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_names_its_spaces_and_units() {
+    let server = TestServer::start(Db::Sqlite).await;
+    let me = server.account("solo").await;
+    let seats: serde_json::Map<String, Value> = ["russia", "germany", "uk", "japan", "usa"].iter().map(|p| (p.to_string(), json!({"kind": "me"}))).collect();
+    let game = server.create(&me, json!({"ruleset": "classic", "seats": seats})).await;
+    let mut ws = server.ws(&game, Some(&me)).await;
+    // Research, purchase: on to Russia's combat move.
+    for _ in 0..2 {
+        assert_eq!(ws.apply(json!({"type": "end_phase"})).await["reply"], "ok");
+    }
+    let refused = ws.apply(json!({"type": "move", "units": [{"type": "infantry", "count": 1}], "route": ["CAU", "SFE"]})).await;
+    assert_eq!(refused["code"], "move/not-adjacent", "{refused}");
+    assert_eq!(refused["args"], json!({"from": "CAU", "to": "SFE"}), "{refused}");
+    let odds = ws.request(json!({"cmd": "odds", "action": {"type": "move", "units": [{"type": "infantry", "count": 1}], "route": ["CAU", "SFE"]}})).await;
+    assert_eq!(odds["args"], refused["args"], "the odds command refuses in the same words: {odds}");
+    let (status, body) = server.http("GET", "/api/games/nope", Some(&me), None).await;
+    assert_eq!((status, body["error"].get("args")), (404, None), "other errors carry no args: {body}");
+    server.stop().await;
+}

@@ -15,7 +15,7 @@ mod turn;
 
 pub use relations::{IncomeParts, Relations};
 
-use crate::action::{reject, Action, Event, RuleError};
+use crate::action::{reject, reject_with, Action, Event, RuleError};
 use crate::dice::DiceSource;
 use crate::ids::{PowerId, SpaceId, UnitType};
 use crate::ruleset::Ruleset;
@@ -244,12 +244,20 @@ impl Game {
         if let Action::Surrender { team } = action {
             // A team may give up at any time, by any power of it.
             if !self.state.teams.names.iter().any(|n| n == team) {
-                return reject("surrender/unknown-team", format!("there is no team `{team}` in this game"));
+                return reject_with(
+                    "surrender/unknown-team",
+                    format!("there is no team `{team}` in this game"),
+                    &[("team", team.as_str())],
+                );
             }
             return match power {
                 None => Ok(self.state.turn),
                 Some(p) if self.state.teams.team_of(p) == Some(team.as_str()) => Ok(p),
-                Some(p) => reject("action/not-your-turn", format!("{} is not on the {team} team", rs.power(p).id)),
+                Some(p) => reject_with(
+                    "action/not-your-turn",
+                    format!("{} is not on the {team} team", rs.power(p).id),
+                    &[("power", rs.power(p).id.as_str()), ("powerTeam", team.as_str())],
+                ),
             };
         }
         if let Action::SurrenderNation { power: p } = action {
@@ -260,9 +268,10 @@ impl Game {
             return match (action, power) {
                 (Action::Move { .. }, None) => Ok(owner),
                 (Action::Move { .. }, Some(p)) if p == owner => Ok(p),
-                _ => reject(
+                _ => reject_with(
                     "battle/planes-to-relocate",
                     format!("{}'s planes left without a ship fly to one of their nearest landings first: a `move` by {} (ALT L40)", rs.power(owner).id, rs.power(owner).id),
+                    &[("power", rs.power(owner).id.as_str())],
                 ),
             };
         }
@@ -272,8 +281,16 @@ impl Game {
             return match (action, power) {
                 (Action::Place { .. }, Some(p)) if p == next => Ok(p),
                 (Action::Place { .. }, None) => Ok(next),
-                (Action::Place { .. }, Some(p)) => reject("place/not-your-go", format!("with fair buying it is {}'s go to put down a unit, not {}'s (ALT L60)", rs.power(next).id, rs.power(p).id)),
-                _ => reject("shopping/placing", format!("every nation has ended its buying: units are put down one at a time, {} next (ALT L60)", rs.power(next).id)),
+                (Action::Place { .. }, Some(p)) => reject_with(
+                    "place/not-your-go",
+                    format!("with fair buying it is {}'s go to put down a unit, not {}'s (ALT L60)", rs.power(next).id, rs.power(p).id),
+                    &[("powerNext", rs.power(next).id.as_str()), ("power", rs.power(p).id.as_str())],
+                ),
+                _ => reject_with(
+                    "shopping/placing",
+                    format!("every nation has ended its buying: units are put down one at a time, {} next (ALT L60)", rs.power(next).id),
+                    &[("powerNext", rs.power(next).id.as_str())],
+                ),
             };
         }
         // Interceptors of a captured territory move out in the attacker's
@@ -298,9 +315,20 @@ impl Game {
                 // any nation in the game.
                 Some(p) if actors.is_empty() && !self.state.phase.each_power_acts() && matches!(action, Action::EndPhase) && self.relations().in_game(p) => Ok(p),
                 Some(p) if self.state.phase == Phase::Shopping && rs.options.buy_on_claimed_territory && self.relations().capital_lost(p) => {
-                    reject("shopping/no-capital", format!("{} claims no capital it may use: it is paid nothing and buys nothing until it takes one back (ALT L4)", rs.power(p).id))
+                    reject_with(
+                        "shopping/no-capital",
+                        format!(
+                            "{} claims no capital it may use: it is paid nothing and buys nothing until it takes one back (ALT L4)",
+                            rs.power(p).id
+                        ),
+                        &[("power", rs.power(p).id.as_str())],
+                    )
                 }
-                Some(p) => reject("action/not-your-turn", format!("{} has ended this phase already or is out of the game", rs.power(p).id)),
+                Some(p) => reject_with(
+                    "action/not-your-turn",
+                    format!("{} has ended this phase already or is out of the game", rs.power(p).id),
+                    &[("power", rs.power(p).id.as_str())],
+                ),
                 // Ending a phase in which nobody acts on their own (payday).
                 None if matches!(action, Action::EndPhase) && actors.is_empty() => Ok(self.state.turn),
                 None => reject("action/who", "in this phase several powers act: the action names its `power`"),
@@ -314,10 +342,18 @@ impl Game {
             Some(asked) if self.state.allied(p, asked) => Ok(self.state.turn),
             Some(asked) => {
                 let at = crate::battle::current(&self.state).map(|i| rs.map.name(self.state.battles[i].at)).unwrap_or("?");
-                reject("action/not-your-turn", format!("the battle at {at} waits for {} or an ally, not {}", name(asked), name(p)))
+                reject_with(
+                    "action/not-your-turn",
+                    format!("the battle at {at} waits for {} or an ally, not {}", name(asked), name(p)),
+                    &[("at", at), ("powerAsked", name(asked)), ("power", name(p))],
+                )
             }
             None if p == self.state.turn => Ok(p),
-            None => reject("action/not-your-turn", format!("it is {}'s turn, not {}'s", name(self.state.turn), name(p))),
+            None => reject_with(
+                "action/not-your-turn",
+                format!("it is {}'s turn, not {}'s", name(self.state.turn), name(p)),
+                &[("powerTurn", name(self.state.turn)), ("power", name(p))],
+            ),
         }
     }
 }

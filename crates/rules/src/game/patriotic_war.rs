@@ -5,7 +5,7 @@
 //! `patriotic_war` names the power that may do it.
 
 use super::Ctx;
-use crate::action::{reject, Event, RuleError};
+use crate::action::{reject, reject_with, Event, RuleError};
 use crate::ids::{SpaceId, UnitId};
 
 impl Ctx<'_> {
@@ -17,7 +17,12 @@ impl Ctx<'_> {
         let p = self.s.turn;
         let rs = self.rs;
         if rs.options.patriotic_war != rs.power(p).id {
-            return reject("convert/not-allowed", format!("{} may not take over its allies' units in this ruleset (the Soviet Patriotic War is Europe's, for the Soviet Union)", self.power_name(p)));
+            let power = self.power_name(p);
+            return reject_with(
+                "convert/not-allowed",
+                format!("{power} may not take over its allies' units in this ruleset (the Soviet Patriotic War is Europe's, for the Soviet Union)"),
+                &[("power", power)],
+            );
         }
         if crate::battle::current(self.s).is_some() {
             return reject("convert/in-battle", "units change hands between battles, not while one waits for a decision");
@@ -25,9 +30,10 @@ impl Ctx<'_> {
         let space = rs.map.space(at);
         let own_complex = self.s.units_at(at).any(|u| u.owner == p && rs.stats(u.kind).factory);
         if !space.is_land() || self.s.control[at.index()] != Some(p) || space.original_owner != Some(p) || !space.original_factory || !own_complex {
-            return reject(
+            return reject_with(
                 "convert/where",
                 format!("{} is not a territory of {} with its own industrial complex: allied units are taken over only there, never at sea (EUROPE FAQ: Second Edition Rules)", self.name(at), self.power_name(p)),
+                &[("at", self.name(at)), ("power", self.power_name(p))],
             );
         }
         if units.is_empty() {
@@ -39,7 +45,12 @@ impl Ctx<'_> {
                 u.at == at && u.owner != p && self.s.allied(u.owner, p) && !st.is_sea() && !st.factory
             });
             if !ok || units[..n].contains(id) {
-                return reject("convert/not-allied", format!("only allied land and air units at {} can be taken over, each once", self.name(at)));
+                let at = self.name(at);
+                return reject_with(
+                    "convert/not-allied",
+                    format!("only allied land and air units at {at} can be taken over, each once"),
+                    &[("at", at)],
+                );
             }
         }
         for id in units {

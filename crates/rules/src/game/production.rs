@@ -1,7 +1,7 @@
 //! Weapons development, purchase and placement.
 
 use super::Ctx;
-use crate::action::{reject, Event, RuleError};
+use crate::action::{reject, reject_with, Event, RuleError};
 use crate::ids::{SpaceId, UnitType};
 use crate::ruleset::{BombingCap, ResearchBreakthrough, ResearchCharts};
 use crate::state::{Development, Phase};
@@ -18,9 +18,10 @@ impl Ctx<'_> {
             return reject("research/off", "weapons development is off in this game (option weapons_development)");
         }
         if self.s.researched {
-            return reject(
+            return reject_with(
                 "research/once-a-turn",
                 format!("{} has rolled its research this turn: researchers roll once a turn (AA50 rules: Research & Development)", self.power_name(self.s.turn)),
+                &[("power", self.power_name(self.s.turn))],
             );
         }
         if self.rs.options.research_charts == ResearchCharts::Anniversary {
@@ -34,12 +35,23 @@ impl Ctx<'_> {
         match (choose, aim) {
             (true, None) => return reject("research/name-development", "with research_breakthrough = \"choose\", name the development the dice aim at"),
             (false, Some(_)) => return reject("research/development-rolled", "the development is rolled on the chart (option research_breakthrough = \"roll\"), not chosen"),
-            (true, Some(d)) if self.s.has_development(p, d) => return reject("research/owned", format!("{} already has {}", self.power_name(p), d.name())),
+            (true, Some(d)) if self.s.has_development(p, d) => {
+                return reject_with(
+                    "research/owned",
+                    format!("{} already has {}", self.power_name(p), d.name()),
+                    &[("power", self.power_name(p))],
+                )
+            }
             _ => {}
         }
         let cost = (RESEARCH_DIE_COST as i64 * dice as i64).min(i32::MAX as i64) as i32;
         if dice == 0 || cost > self.s.ipcs[p.index()] {
-            return reject("research/cost", format!("{dice} research dice cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
+            let (power, ipcs) = (self.power_name(p), self.s.ipcs[p.index()]);
+            return reject_with(
+                "research/cost",
+                format!("{dice} research dice cost {cost} IPCs; {power} has {ipcs}"),
+                &[("dice", &dice.to_string()), ("cost", &cost.to_string()), ("power", power), ("ipcs", &ipcs.to_string())],
+            );
         }
         self.s.ipcs[p.index()] -= cost;
         self.s.researched = true;
@@ -99,14 +111,21 @@ impl Ctx<'_> {
         };
         let cost = (RESEARCH_DIE_COST as i64 * dice as i64).min(i32::MAX as i64) as i32;
         if cost > self.s.ipcs[p.index()] {
-            return reject("research/cost", format!("{dice} researchers cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
+            let (power, ipcs) = (self.power_name(p), self.s.ipcs[p.index()]);
+            return reject_with(
+                "research/cost",
+                format!("{dice} researchers cost {cost} IPCs; {power} has {ipcs}"),
+                &[("dice", &dice.to_string()), ("cost", &cost.to_string()), ("power", power), ("ipcs", &ipcs.to_string())],
+            );
         }
         let held = self.s.researchers[p.index()].saturating_add(dice);
         if held == 0 {
-            return reject("research/no-researchers", format!("{} holds no researchers: buy at least one", self.power_name(p)));
+            let power = self.power_name(p);
+            return reject_with("research/no-researchers", format!("{power} holds no researchers: buy at least one"), &[("power", power)]);
         }
         if chart.iter().all(|d| self.s.has_development(p, *d)) {
-            return reject("research/chart-complete", format!("{} holds every development of that chart", self.power_name(p)));
+            let power = self.power_name(p);
+            return reject_with("research/chart-complete", format!("{power} holds every development of that chart"), &[("power", power)]);
         }
         self.s.ipcs[p.index()] -= cost;
         self.s.researched = true;
@@ -134,22 +153,31 @@ impl Ctx<'_> {
             return reject("rocket/wrong-phase", "rockets are fired in the combat phase");
         }
         if !self.s.has_development(p, Development::Rockets) {
-            return reject("rocket/no-development", format!("{} has not developed rockets", self.power_name(p)));
+            let power = self.power_name(p);
+            return reject_with("rocket/no-development", format!("{power} has not developed rockets"), &[("power", power)]);
         }
         let Some(gun) = self.s.units.iter().find(|u| u.at == from && u.owner == p && self.stats(u.kind).anti_aircraft > 0 && u.carried_by.is_none()) else {
-            return reject("rocket/no-aa-gun", format!("{} has no AA gun in {}", self.power_name(p), self.name(from)));
+            let (power, from) = (self.power_name(p), self.name(from));
+            return reject_with("rocket/no-aa-gun", format!("{power} has no AA gun in {from}"), &[("power", power), ("from", from)]);
         };
         // AA50 errata p. 12: one AA gun per territory launches a turn, and
         // each complex takes one rocket.
         if self.s.units.iter().any(|u| u.at == from && u.owner == p && u.flags.fired_rocket) {
-            return reject("rocket/fired", format!("a rocket was already launched from {} this turn", self.name(from)));
+            let from = self.name(from);
+            return reject_with("rocket/fired", format!("a rocket was already launched from {from} this turn"), &[("from", from)]);
         }
         let gun = gun.id;
         let Some(factory) = self.rel().factory_at(at).filter(|f| self.rel().enemies(p, f.owner)) else {
-            return reject("rocket/target", format!("{} has no enemy industrial complex", self.name(at)));
+            let at = self.name(at);
+            return reject_with("rocket/target", format!("{at} has no enemy industrial complex"), &[("at", at)]);
         };
         if factory.flags.rocketed {
-            return reject("rocket/target-struck", format!("the complex in {} was already struck by a rocket this turn", self.name(at)));
+            let at = self.name(at);
+            return reject_with(
+                "rocket/target-struck",
+                format!("the complex in {at} was already struck by a rocket this turn"),
+                &[("at", at)],
+            );
         }
         let victim = factory.owner;
         // Distance over the board (land and sea alike); where neutrals are
@@ -170,7 +198,8 @@ impl Ctx<'_> {
             }
         }
         if dist[at.index()] > 3 {
-            return reject("rocket/range", format!("{} is more than 3 spaces from {}", self.name(at), self.name(from)));
+            let (at, from) = (self.name(at), self.name(from));
+            return reject_with("rocket/range", format!("{at} is more than 3 spaces from {from}"), &[("at", at), ("from", from)]);
         }
         let d = self.roll()?;
         self.s.unit_mut(gun).unwrap().flags.fired_rocket = true;
@@ -233,15 +262,26 @@ impl Ctx<'_> {
             return reject("repair/wrong-phase", "damage is repaired in your purchase phase");
         }
         let Some(f) = self.rel().factory_at(at).filter(|f| f.owner == p) else {
-            return reject("repair/no-complex", format!("{} has no industrial complex in {}", self.power_name(p), self.name(at)));
+            let (power, at) = (self.power_name(p), self.name(at));
+            return reject_with("repair/no-complex", format!("{power} has no industrial complex in {at}"), &[("power", power), ("at", at)]);
         };
         let id = f.id;
         if count == 0 || count > f.hits as u32 {
-            return reject("repair/count", format!("the complex in {} has {} damage markers", self.name(at), f.hits));
+            let (at, hits) = (self.name(at), f.hits);
+            return reject_with(
+                "repair/count",
+                format!("the complex in {at} has {hits} damage markers"),
+                &[("at", at), ("hits", &hits.to_string())],
+            );
         }
         let cost = if self.s.has_development(p, Development::IncreasedFactoryProduction) { count.div_ceil(2) } else { count } as i32;
         if cost > self.s.ipcs[p.index()] {
-            return reject("repair/cost", format!("repairing {count} damage costs {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
+            let (power, ipcs) = (self.power_name(p), self.s.ipcs[p.index()]);
+            return reject_with(
+                "repair/cost",
+                format!("repairing {count} damage costs {cost} IPCs; {power} has {ipcs}"),
+                &[("count", &count.to_string()), ("cost", &cost.to_string()), ("power", power), ("ipcs", &ipcs.to_string())],
+            );
         }
         self.s.ipcs[p.index()] -= cost;
         self.s.unit_mut(id).unwrap().hits -= count as u8;
@@ -261,14 +301,31 @@ impl Ctx<'_> {
         let mut cost: i64 = 0;
         for (kind, n) in units {
             match self.rs.unit(*kind) {
-                None => return reject("purchase/unknown-unit", format!("there are no {kind} units in this ruleset")),
-                Some(st) if !st.buyable && *n > 0 => return reject("purchase/not-for-sale", format!("{kind} units cannot be bought in this ruleset")),
+                None => {
+                    return reject_with(
+                        "purchase/unknown-unit",
+                        format!("there are no {kind} units in this ruleset"),
+                        &[("unit", kind.name())],
+                    )
+                }
+                Some(st) if !st.buyable && *n > 0 => {
+                    return reject_with(
+                        "purchase/not-for-sale",
+                        format!("{kind} units cannot be bought in this ruleset"),
+                        &[("unit", kind.name())],
+                    )
+                }
                 Some(_) => {}
             }
             cost += self.unit_cost(*kind) as i64 * *n as i64;
         }
         if cost > self.s.ipcs[p.index()] as i64 {
-            return reject("purchase/cost", format!("these units cost {cost} IPCs; {} has {}", self.power_name(p), self.s.ipcs[p.index()]));
+            let (power, ipcs) = (self.power_name(p), self.s.ipcs[p.index()]);
+            return reject_with(
+                "purchase/cost",
+                format!("these units cost {cost} IPCs; {power} has {ipcs}"),
+                &[("cost", &cost.to_string()), ("power", power), ("ipcs", &ipcs.to_string())],
+            );
         }
         let cost = cost as i32;
         self.s.ipcs[p.index()] -= cost;
@@ -352,11 +409,23 @@ impl Ctx<'_> {
             // too) where fewer than three Chinese units stood before it began
             // placing; allied units do not count, the Flying Tigers do.
             if sea || self.s.control[at.index()] != Some(p) {
-                return reject("place/china-territory", format!("China places its units in a territory it controls, not {}", self.name(at)));
+                let at = self.name(at);
+                return reject_with(
+                    "place/china-territory",
+                    format!("China places its units in a territory it controls, not {at}"),
+                    &[("at", at)],
+                );
             }
             let before = self.rel().units_of(p, at).filter(|u| !u.flags.new).count();
             if before >= 3 {
-                return reject("place/china-limit", format!("{} already held {before} Chinese units before placing began: China places only where fewer than three stand", self.name(at)));
+                return reject_with(
+                    "place/china-limit",
+                    format!(
+                        "{} already held {before} Chinese units before placing began: China places only where fewer than three stand",
+                        self.name(at)
+                    ),
+                    &[("at", self.name(at)), ("count", &before.to_string())],
+                );
             }
             Ok(None)
         } else if sea {
@@ -373,20 +442,40 @@ impl Ctx<'_> {
                 let mine = |u: &&crate::state::Unit| u.at == at && u.owner == p;
                 let room: i32 = self.s.units.iter().filter(mine).map(|u| self.stats(u.kind).carrier_capacity() as i32 - self.stats(u.kind).carrier_cost() as i32).sum();
                 if need > room {
-                    return reject("place/carrier-room", format!("new fighters go aboard {}'s carriers in {} with room for them", self.power_name(p), self.name(at)));
+                    let (power, at) = (self.power_name(p), self.name(at));
+                    return reject_with(
+                        "place/carrier-room",
+                        format!("new fighters go aboard {power}'s carriers in {at} with room for them"),
+                        &[("power", power), ("at", at)],
+                    );
                 }
             }
             if !self.rs.options.ships_placed_in_enemy_zones && self.rel().enemy_units(p, at).next().is_some() {
-                return reject("place/enemy-zone", format!("ships may not be placed into {}, which holds enemy ships", self.name(at)));
+                let at = self.name(at);
+                return reject_with(
+                    "place/enemy-zone",
+                    format!("ships may not be placed into {at}, which holds enemy ships"),
+                    &[("at", at)],
+                );
             }
             // Which factory builds them: one next to the zone with room.
             let mut factories: Vec<SpaceId> = map.neighbours(at).iter().copied().filter(|t| self.producing_factory(*t)).collect();
             factories.sort_by_key(|t| std::cmp::Reverse(self.placement_room(*t)));
             let Some(&f) = factories.first() else {
-                return reject("place/no-factory", format!("ships are placed in a sea zone next to a factory {} has held since the start of the turn", self.power_name(p)));
+                let power = self.power_name(p);
+                return reject_with(
+                    "place/no-factory",
+                    format!("ships are placed in a sea zone next to a factory {power} has held since the start of the turn"),
+                    &[("power", power)],
+                );
             };
             if self.placement_room(f) < total {
-                return reject("place/limit", format!("the factory in {} can place {} more this turn", self.name(f), units_count(self.placement_room(f) as u64)));
+                let (at, room) = (self.name(f), self.placement_room(f));
+                return reject_with(
+                    "place/limit",
+                    format!("the factory in {at} can place {} more this turn", units_count(room as u64)),
+                    &[("at", at), ("room", &room.to_string())],
+                );
             }
             Ok(Some(f))
         } else if units.iter().all(|(k, _)| *k == UnitType::IndustrialComplex) {
@@ -394,7 +483,12 @@ impl Ctx<'_> {
                 return reject("place/one-factory", "a territory holds at most one industrial complex");
             }
             if self.s.control[at.index()] != Some(p) || self.s.start_control[at.index()] != Some(p) || self.s.conquered[at.index()] {
-                return reject("place/factory-territory", format!("a factory is built in a territory {} has held since the start of the turn", self.power_name(p)));
+                let power = self.power_name(p);
+                return reject_with(
+                    "place/factory-territory",
+                    format!("a factory is built in a territory {power} has held since the start of the turn"),
+                    &[("power", power)],
+                );
             }
             Ok(None)
         } else {
@@ -405,15 +499,26 @@ impl Ctx<'_> {
                 return reject("place/factory-with-units", "place a factory on its own");
             }
             if !self.producing_factory(at) {
-                return reject("place/no-factory", format!("units are placed in a territory with a factory {} has held since the start of the turn", self.power_name(p)));
+                let power = self.power_name(p);
+                return reject_with(
+                    "place/no-factory",
+                    format!("units are placed in a territory with a factory {power} has held since the start of the turn"),
+                    &[("power", power)],
+                );
             }
             let aa_new: u32 = units.iter().filter(|(k, _)| self.stats(*k).anti_aircraft > 0).map(|(_, n)| n).sum();
             let aa_there = self.s.units_at(at).filter(|u| self.stats(u.kind).anti_aircraft > 0).count() as u32;
             if aa_new + aa_there > 1 && self.rs.options.one_aa_gun_per_territory {
-                return reject("place/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(at)));
+                let at = self.name(at);
+                return reject_with("place/one-aa-gun", format!("{at} may hold only one AA gun (DAAK 3.1(b))"), &[("at", at)]);
             }
             if self.placement_room(at) < total {
-                return reject("place/limit", format!("the factory in {} can place {} more this turn", self.name(at), units_count(self.placement_room(at) as u64)));
+                let (name, room) = (self.name(at), self.placement_room(at));
+                return reject_with(
+                    "place/limit",
+                    format!("the factory in {name} can place {} more this turn", units_count(room as u64)),
+                    &[("at", name), ("room", &room.to_string())],
+                );
             }
             Ok(Some(at))
         }
@@ -439,7 +544,11 @@ impl Ctx<'_> {
             let have = self.s.purchased.get(kind).copied().unwrap_or(0);
             if *n > have {
                 let waiting = if have == 0 { format!("no {} waiting", kind.words()) } else { format!("only {} waiting", kind.count_words(have as u64)) };
-                return reject("place/not-bought", format!("{} has {waiting} to be placed", self.power_name(p)));
+                return reject_with(
+                    "place/not-bought",
+                    format!("{} has {waiting} to be placed", self.power_name(p)),
+                    &[("power", self.power_name(p)), ("unit", kind.name()), ("count", &have.to_string())],
+                );
             }
         }
         if let Some(f) = self.placement_check(at, units, total)? {

@@ -5,7 +5,7 @@
 //! surrendering alone are here too.
 
 use super::Ctx;
-use crate::action::{reject, Event, RuleError};
+use crate::action::{reject, reject_with, Event, RuleError};
 use crate::ids::{PowerId, SpaceId, UnitId, UnitType};
 use crate::state::{Phase, Winner};
 
@@ -96,7 +96,11 @@ impl Ctx<'_> {
             let have = waiting.get(kind).copied().unwrap_or(0);
             if *n > have {
                 let what = if have == 0 { format!("no {} waiting", kind.words()) } else { format!("only {} waiting", kind.count_words(have as u64)) };
-                return reject("place/not-bought", format!("{} has {what} to be put down", self.power_name(p)));
+                return reject_with(
+                    "place/not-bought",
+                    format!("{} has {what} to be put down", self.power_name(p)),
+                    &[("power", self.power_name(p)), ("unit", kind.name()), ("count", &have.to_string())],
+                );
             }
         }
         let rel = self.rel();
@@ -113,20 +117,44 @@ impl Ctx<'_> {
             let st = self.stats(*kind);
             if self.rs.map.is_land(at) {
                 if !st.is_land() && !st.is_air() {
-                    return reject("place/ship-on-land", format!("{} are put down in a sea zone next to a territory the nation claims (ALT L32)", kind.words()));
+                    return reject_with(
+                        "place/ship-on-land",
+                        format!("{} are put down in a sea zone next to a territory the nation claims (ALT L32)", kind.words()),
+                        &[("unit", kind.name())],
+                    );
                 }
                 if !claimed(at) {
-                    return reject("place/not-claimed", format!("units are put down only on territories {} claims (ALT L20), and {} is not one", self.power_name(p), self.name(at)));
+                    return reject_with(
+                        "place/not-claimed",
+                        format!(
+                            "units are put down only on territories {} claims (ALT L20), and {} is not one",
+                            self.power_name(p),
+                            self.name(at)
+                        ),
+                        &[("power", self.power_name(p)), ("at", self.name(at))],
+                    );
                 }
                 if enemy_planes {
-                    return reject("place/enemy-planes", format!("enemy planes are in {}: nothing can be bought there, though it still pays (ALT L38)", self.name(at)));
+                    return reject_with(
+                        "place/enemy-planes",
+                        format!("enemy planes are in {}: nothing can be bought there, though it still pays (ALT L38)", self.name(at)),
+                        &[("at", self.name(at))],
+                    );
                 }
             } else {
                 if st.is_land() {
-                    return reject("place/land-unit-at-sea", format!("{} are bought only on territories, not at sea (ALT L30)", kind.words()));
+                    return reject_with(
+                        "place/land-unit-at-sea",
+                        format!("{} are bought only on territories, not at sea (ALT L30)", kind.words()),
+                        &[("unit", kind.name())],
+                    );
                 }
                 if !next_to_claimed {
-                    return reject("place/not-next-to-claimed", format!("{} is not next to a territory {} claims (ALT L32)", self.name(at), self.power_name(p)));
+                    return reject_with(
+                        "place/not-next-to-claimed",
+                        format!("{} is not next to a territory {} claims (ALT L32)", self.name(at), self.power_name(p)),
+                        &[("at", self.name(at)), ("power", self.power_name(p))],
+                    );
                 }
                 if st.is_sea() {
                     new_ships += n;
@@ -139,7 +167,11 @@ impl Ctx<'_> {
         if self.rs.map.is_sea(at) && planes > 0 {
             let free: u32 = room.iter().map(|(_, r)| *r as u32).sum::<u32>() + new_ships * capacity as u32;
             if planes > free {
-                return reject("place/no-room-aboard", format!("a plane at sea is always aboard a ship; the ships at {} have room for {free} (ALT L38)", self.name(at)));
+                return reject_with(
+                    "place/no-room-aboard",
+                    format!("a plane at sea is always aboard a ship; the ships at {} have room for {free} (ALT L38)", self.name(at)),
+                    &[("at", self.name(at)), ("room", &free.to_string())],
+                );
             }
         }
         let mut new_ids = Vec::new();
@@ -219,7 +251,8 @@ impl Ctx<'_> {
     pub(crate) fn end_shopping(&mut self) -> Result<bool, RuleError> {
         let p = self.by;
         if !self.rs.options.fair_buying && self.has_to_place(p) {
-            return reject("shopping/units-to-place", format!("{} still has units to put down", self.power_name(p)));
+            let power = self.power_name(p);
+            return reject_with("shopping/units-to-place", format!("{power} still has units to put down"), &[("power", power)]);
         }
         if !self.s.done.contains(&p) {
             self.s.done.push(p);
@@ -242,7 +275,8 @@ impl Ctx<'_> {
     pub(crate) fn end_free_turn(&mut self) -> Result<(), RuleError> {
         let p = self.s.turn;
         if let Some(b) = self.s.battles.iter().find(|b| !b.result.is_over()) {
-            return reject("turn/battle-open", format!("the battle at {} must be fought to its end first", self.name(b.at)));
+            let at = self.name(b.at);
+            return reject_with("turn/battle-open", format!("the battle at {at} must be fought to its end first"), &[("at", at)]);
         }
         let rel = self.rel();
         let shared = self
@@ -253,9 +287,10 @@ impl Ctx<'_> {
             .map(|u| u.at)
             .find(|at| rel.enemy_units(p, *at).next().is_some());
         if let Some(at) = shared {
-            return reject(
+            return reject_with(
                 "turn/enemies-share-a-space",
                 format!("{} holds units of {} and of an enemy: they must fight it out (`battle`) before the turn ends (ALT L32, L44)", self.name(at), self.power_name(p)),
+                &[("at", self.name(at)), ("power", self.power_name(p))],
             );
         }
         // Planes end the turn landed (ALT L38): one at sea without a ship
@@ -329,7 +364,7 @@ impl Ctx<'_> {
         let members = teams.members(team);
         if self.rs.options.capital_victory != crate::ruleset::CapitalVictory::AllEnemyCapitals {
             let Some(other) = teams.names.iter().find(|n| n.as_str() != team) else {
-                return reject("surrender/unknown-team", format!("there is no team to surrender `{team}` to"));
+                return reject_with("surrender/unknown-team", format!("there is no team to surrender `{team}` to"), &[("powerTeam", team)]);
             };
             let winner = Winner::team(&teams, other);
             self.events.push(Event::Victory { winner: winner.clone(), reason: format!("the {team} surrendered") });
@@ -338,7 +373,7 @@ impl Ctx<'_> {
         }
         let in_play = self.nations_in_play();
         if !members.iter().any(|p| in_play.contains(p)) {
-            return reject("surrender/not-in-play", format!("no nation of the {team} team is in the game"));
+            return reject_with("surrender/not-in-play", format!("no nation of the {team} team is in the game"), &[("powerTeam", team)]);
         }
         for p in members.into_iter().filter(|p| in_play.contains(p)) {
             self.surrender_nation(p)?;
@@ -360,7 +395,8 @@ impl Ctx<'_> {
     /// is out of the game; its territories stay claimed until captured.
     pub(crate) fn surrender_nation(&mut self, p: PowerId) -> Result<(), RuleError> {
         if self.s.eliminated.contains(&p) || !self.rs.plays(p) {
-            return reject("surrender/not-in-play", format!("{} is not in the game", self.power_name(p)));
+            let power = self.power_name(p);
+            return reject_with("surrender/not-in-play", format!("{power} is not in the game"), &[("power", power)]);
         }
         let gone: Vec<UnitId> = self.s.units.iter().filter(|u| u.owner == p).map(|u| u.id).collect();
         self.s.remove_units(&gone);
@@ -385,7 +421,11 @@ impl Ctx<'_> {
         for id in units {
             let Some(u) = self.s.unit(*id) else { return reject("reclaim/no-such-unit", "no such unit") };
             if u.owner != p || u.at != at || u.controller.is_none_or(|c| c == p) {
-                return reject("reclaim/not-lent", format!("only {}'s own units at {} that a teammate uses can be taken back", self.power_name(p), self.name(at)));
+                return reject_with(
+                    "reclaim/not-lent",
+                    format!("only {}'s own units at {} that a teammate uses can be taken back", self.power_name(p), self.name(at)),
+                    &[("power", self.power_name(p)), ("at", self.name(at))],
+                );
             }
             if u.flags.lent_this_turn {
                 return reject("reclaim/same-turn", "lent units are taken back on the owner's next turn, not the turn they were given (ALT L56)");
@@ -410,7 +450,12 @@ impl Ctx<'_> {
         let Some(&to) = route.last() else { return reject("move/short-route", "name the route") };
         if !choices.contains(&to) {
             let names: Vec<&str> = choices.iter().map(|t| self.name(*t)).collect();
-            return reject("move/not-nearest", format!("the plane flies to one of its nearest landings: {} (ALT L40)", names.join(", ")));
+            let names = names.join(", ");
+            return reject_with(
+                "move/not-nearest",
+                format!("the plane flies to one of its nearest landings: {names} (ALT L40)"),
+                &[("spaces", &names)],
+            );
         }
         let owner = self.s.unit(*id).unwrap().owner;
         let rel = self.rel();

@@ -1,7 +1,7 @@
 //! The turn sequence: ending phases, starting turns, income and victory.
 
 use super::Ctx;
-use crate::action::{reject, Event, RuleError};
+use crate::action::{reject_with, Event, RuleError};
 use crate::battle::BattleResult;
 use crate::ids::{PowerId, Side, SpaceId};
 use crate::state::{Phase, Winner};
@@ -40,9 +40,11 @@ impl Ctx<'_> {
                     .map(|b| self.rs.map.name(b.at).to_string())
                     .collect();
                 if !open.is_empty() {
-                    return reject(
+                    let open = open.join(", ");
+                    return reject_with(
                         "combat/battles-remain",
-                        format!("every declared battle must be fought before combat ends: {}", open.join(", ")),
+                        format!("every declared battle must be fought before combat ends: {open}"),
+                        &[("spaces", &open)],
                     );
                 }
                 // Interceptors whose territory fell and that found no other
@@ -66,9 +68,10 @@ impl Ctx<'_> {
                 // place waits like any unplaced unit.
                 if self.rs.options.unplaced_units_kept && !self.rel().is_china(self.s.turn) {
                     if let Some(kind) = self.s.purchased.iter().filter(|(_, n)| **n > 0).map(|(k, _)| *k).find(|k| self.placeable_somewhere(*k)) {
-                        return reject(
+                        return reject_with(
                             "place/must-place",
                             format!("{kind} can still be placed: units are held back only when no complex has room for them (AA50 FAQ: Miscellaneous)"),
+                            &[("unit", kind.name())],
                         );
                     }
                 }

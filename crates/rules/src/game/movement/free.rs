@@ -5,7 +5,7 @@
 //! they enter; ships carry two units of any kind, a land unit's whole trip
 //! aboard counting as one of its moves; planes land on ships for free.
 
-use crate::action::{reject, Event, RuleError};
+use crate::action::{reject, reject_with, Event, RuleError};
 use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId};
 
@@ -26,10 +26,20 @@ impl Ctx<'_> {
             }
             seen.push(id);
             if u.mover() != p {
-                return reject("move/not-yours", format!("{} moves only the units it controls, on its own turn (ALT L42)", self.power_name(p)));
+                let power = self.power_name(p);
+                return reject_with(
+                    "move/not-yours",
+                    format!("{power} moves only the units it controls, on its own turn (ALT L42)"),
+                    &[("power", power)],
+                );
             }
             if u.at != route[0] {
-                return reject("move/not-there", format!("the {} is not at {}", u.kind.words(), self.name(route[0])));
+                let at = self.name(route[0]);
+                return reject_with(
+                    "move/not-there",
+                    format!("the {} is not at {at}", u.kind.words()),
+                    &[("unit", u.kind.name()), ("at", at)],
+                );
             }
         }
         // A battle that waits for the attacker: units move into or out of
@@ -57,7 +67,12 @@ impl Ctx<'_> {
             let ferrying_out = units.iter().all(|id| is_ship(id) && !cargo_of(id).is_empty() && cargo_of(id).iter().all(out_of_battle));
             let bridge = boarding_beside || ferrying_in || landing_out || ferrying_out;
             if route[0] != at && dest != at && !bridge {
-                return reject("move/battle-open", format!("between battle rounds units move only into or out of {} (ALT L46)", self.name(at)));
+                let name = self.name(at);
+                return reject_with(
+                    "move/battle-open",
+                    format!("between battle rounds units move only into or out of {name} (ALT L46)"),
+                    &[("at", name)],
+                );
             }
             leaving_battle = route[0] == at && map.is_sea(dest);
             // Moving out is retreating: never a tank that landed from a ship.
@@ -71,17 +86,20 @@ impl Ctx<'_> {
         }
         for w in route.windows(2) {
             if !self.rs.map.adjacent(w[0], w[1]) {
-                return reject("move/not-adjacent", format!("{} and {} do not border each other", self.name(w[0]), self.name(w[1])));
+                let (a, b) = (self.name(w[0]), self.name(w[1]));
+                return reject_with("move/not-adjacent", format!("{a} and {b} do not border each other"), &[("from", a), ("to", b)]);
             }
         }
         if let Some(t) = route[1..].iter().find(|t| self.rs.map.space(**t).off_limits) {
-            return reject("move/off-limits", format!("{} is off limits: nobody enters or flies over it (ALT L62)", self.name(*t)));
+            let at = self.name(*t);
+            return reject_with("move/off-limits", format!("{at} is off limits: nobody enters or flies over it (ALT L62)"), &[("at", at)]);
         }
         let rel = self.rel();
         let last = route.len() - 1;
         // No passing through undefeated enemy units (ALT L42).
         if let Some(t) = route[1..last].iter().find(|t| rel.enemy_units(p, **t).next().is_some()) {
-            return reject("move/through-enemy", format!("no unit moves through {}: enemy units hold it (ALT L42)", self.name(*t)));
+            let at = self.name(*t);
+            return reject_with("move/through-enemy", format!("no unit moves through {at}: enemy units hold it (ALT L42)"), &[("at", at)]);
         }
         let dest = route[last];
         let domains: Vec<crate::ids::Domain> = units.iter().map(|id| self.stats(self.s.unit(*id).unwrap().kind).domain).collect();
@@ -117,7 +135,8 @@ impl Ctx<'_> {
         };
         let ok = self.s.unit(to).is_some_and(|t| t.at == zone && self.stats(t.kind).cargo.is_some() && self.s.allied(p, t.owner));
         if !ok {
-            return reject("move/piggyback-needs-ship", format!("no friendly ship of that name is at {}", self.name(zone)));
+            let at = self.name(zone);
+            return reject_with("move/piggyback-needs-ship", format!("no friendly ship of that name is at {at}"), &[("at", at)]);
         }
         let need: u8 = units.iter().map(|id| self.stats(self.s.unit(*id).unwrap().kind).cargo_size).sum();
         if units.iter().any(|id| self.s.unit(*id).unwrap().carried_by.is_none()) {
@@ -135,7 +154,8 @@ impl Ctx<'_> {
 
     fn sail_free(&mut self, units: &[UnitId], route: &[SpaceId]) -> Result<(), RuleError> {
         if let Some(t) = route.iter().find(|t| !self.rs.map.is_sea(**t)) {
-            return reject("move/ship-on-land", format!("ships stay at sea: {} is land", self.name(*t)));
+            let at = self.name(*t);
+            return reject_with("move/ship-on-land", format!("ships stay at sea: {at} is land"), &[("at", at)]);
         }
         // A canal drawn as one zone costs no move to cross (ALT L6: Panama).
         let free = |a: SpaceId, b: SpaceId| self.rs.map.canal_between(a, b).is_some_and(|c| self.rs.options.canals_crossed_free.contains(&c.name));
@@ -143,7 +163,12 @@ impl Ctx<'_> {
         for id in units {
             if self.moves_left(*id) < steps {
                 let u = self.s.unit(*id).unwrap();
-                return reject("move/too-far", format!("a ship moves {} a round and this one has {} left (ALT L28)", super::spaces(self.stats(u.kind).movement), super::spaces(self.moves_left(*id))));
+                let (movement, left) = (self.stats(u.kind).movement, self.moves_left(*id));
+                return reject_with(
+                    "move/too-far",
+                    format!("a ship moves {} a round and this one has {} left (ALT L28)", super::spaces(movement), super::spaces(left)),
+                    &[("unit", u.kind.name()), ("movement", &movement.to_string()), ("left", &left.to_string())],
+                );
             }
         }
         let dest = *route.last().unwrap();
@@ -177,7 +202,12 @@ impl Ctx<'_> {
         let dest = *route.last().unwrap();
         for id in units {
             if self.moves_left(*id) < steps {
-                return reject("move/too-far", format!("a plane flies 4 spaces a round and this one has {} left (ALT L28, L42)", super::spaces(self.moves_left(*id))));
+                let (kind, left) = (self.s.unit(*id).unwrap().kind, self.moves_left(*id));
+                return reject_with(
+                    "move/too-far",
+                    format!("a plane flies 4 spaces a round and this one has {} left (ALT L28, L42)", super::spaces(left)),
+                    &[("unit", kind.name()), ("movement", "4"), ("left", &left.to_string())],
+                );
             }
         }
         let attacking = self.rel().enemy_units(p, dest).next().is_some();
@@ -188,7 +218,12 @@ impl Ctx<'_> {
         // spent.
         let spent = units.iter().any(|id| self.moves_left(*id) == steps);
         if at_sea && (!attacking || spent) && !self.landing_for(p, dest, n) {
-            return reject("move/plane-needs-ship", format!("planes land only on land or aboard a friendly ship with room; at {} there is none (ALT L38)", self.name(dest)));
+            let at = self.name(dest);
+            return reject_with(
+                "move/plane-needs-ship",
+                format!("planes land only on land or aboard a friendly ship with room; at {at} there is none (ALT L38)"),
+                &[("at", at)],
+            );
         }
         for id in units {
             let u = self.s.unit_mut(*id).unwrap();
@@ -237,9 +272,10 @@ impl Ctx<'_> {
                 }
                 let enemy_land = rel.enemy_land(p, route[1]) || rel.enemy_units(p, route[1]).next().is_some();
                 if enemy_land && rel.enemy_units(p, route[0]).next().is_some() {
-                    return reject(
+                    return reject_with(
                         "move/zone-not-cleared",
                         format!("enemy units at {} must be wiped out before land units are unloaded onto enemy territory (ALT L34)", self.name(route[0])),
+                        &[("at", self.name(route[0]))],
                     );
                 }
                 c += (route.len() - 2) as u8;
@@ -249,9 +285,16 @@ impl Ctx<'_> {
                 c += (route.len() - 1) as u8;
             }
             if self.moves_left(*id) < c {
-                return reject(
+                let (movement, left) = (self.stats(u.kind).movement, self.moves_left(*id));
+                return reject_with(
                     "move/too-far",
-                    format!("{} moves {} a round and has {} left (ALT L28, L42)", u.kind.with_article(), super::spaces(self.stats(u.kind).movement), super::spaces(self.moves_left(*id))),
+                    format!(
+                        "{} moves {} a round and has {} left (ALT L28, L42)",
+                        u.kind.with_article(),
+                        super::spaces(movement),
+                        super::spaces(left)
+                    ),
+                    &[("unit", u.kind.name()), ("movement", &movement.to_string()), ("left", &left.to_string())],
                 );
             }
             cost.push(c);
@@ -279,7 +322,14 @@ impl Ctx<'_> {
                         slot.1 -= size;
                         berths.push(slot.0);
                     }
-                    None => return reject("move/no-ship", format!("the friendly ships at {} have no room for them all: a ship holds two units (ALT L32)", self.name(dest))),
+                    None => {
+                        let at = self.name(dest);
+                        return reject_with(
+                            "move/no-ship",
+                            format!("the friendly ships at {at} have no room for them all: a ship holds two units (ALT L32)"),
+                            &[("at", at)],
+                        );
+                    }
                 }
             }
         }
@@ -334,13 +384,23 @@ impl Ctx<'_> {
             return reject("move/lend-option-off", "units are lent only with the option assisting_teammates (ALT L56)");
         }
         if to == p || !self.s.allied(p, to) {
-            return reject("move/lend-not-teammate", format!("units are lent only to a teammate, and {} is not one", self.power_name(to)));
+            let power = self.power_name(to);
+            return reject_with(
+                "move/lend-not-teammate",
+                format!("units are lent only to a teammate, and {power} is not one"),
+                &[("power", power)],
+            );
         }
         let dest = *route.last().unwrap_or(&route[0]);
         let claims = |t: SpaceId| self.rs.map.is_land(t) && self.s.control[t.index()] == Some(to);
         let ok = claims(dest) || (self.rs.map.is_sea(dest) && self.rs.map.space(dest).adjacent.iter().any(|t| claims(*t)));
         if !ok {
-            return reject("move/lend-where", format!("lent units end on a territory {} claims or a sea zone next to one (ALT L56)", self.power_name(to)));
+            let power = self.power_name(to);
+            return reject_with(
+                "move/lend-where",
+                format!("lent units end on a territory {power} claims or a sea zone next to one (ALT L56)"),
+                &[("power", power)],
+            );
         }
         self.move_free(units, route, None)?;
         for id in units {

@@ -1,7 +1,7 @@
 //! Land units: walking and blitzing (DAAK 3.6), neutral walk-ins (2.7),
 //! boarding and landing from transports (3.2, 3.3).
 
-use crate::action::{reject, RuleError};
+use crate::action::{reject, reject_with, RuleError};
 use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId, UnitType};
 use crate::state::{Development, Phase};
@@ -31,7 +31,11 @@ impl Ctx<'_> {
                 for &id in units {
                     let u = self.s.unit(id).unwrap();
                     if u.moved > 0 || u.flags.boarded || u.flags.moved_in_combat {
-                        return reject("move/before-loading", format!("the {} has moved this turn and may not board a transport (DAAK 3.2(b))", u.kind));
+                        return reject_with(
+                            "move/before-loading",
+                            format!("the {} has moved this turn and may not board a transport (DAAK 3.2(b))", u.kind),
+                            &[("unit", u.kind.name())],
+                        );
                     }
                 }
                 // Boarding in combat move is for an amphibious assault
@@ -43,17 +47,19 @@ impl Ctx<'_> {
                 let landing = route.get(2).copied();
                 let subs_there = self.rel().enemy_units_present(p, sea).any(|u| self.stats(u.kind).submarine);
                 if combat && self.rs.options.enemy_submarines_block_loading && subs_there {
-                    return reject(
+                    return reject_with(
                         "move/board-beside-submarines",
                         format!("enemy submarines in {} stop transports loading in combat move (EUROPE FAQ: Submarines)", self.name(sea)),
+                        &[("at", self.name(sea))],
                     );
                 }
                 if combat && self.rel().enemy_units(p, sea).next().is_some() {
                     let assault = landing.is_some_and(|l| self.rel().enemy_land(p, l) || self.rel().neutral(l));
                     if !assault {
-                        return reject(
+                        return reject_with(
                             "move/board-in-battle-zone",
                             format!("in combat move, troops board a transport in a sea zone with a battle ({}) only for an amphibious assault (DAAK 3.2(c))", self.name(sea)),
+                            &[("at", self.name(sea))],
                         );
                     }
                 }
@@ -84,10 +90,24 @@ impl Ctx<'_> {
                 st.movement = st.movement.max(self.stats(UnitType::Armor).movement);
             }
             if u.flags.boarded {
-                return reject("move/after-boarding", format!("the {} boarded a transport this turn: that is its move (DAAK 3.2(b))", u.kind));
+                return reject_with(
+                    "move/after-boarding",
+                    format!("the {} boarded a transport this turn: that is its move (DAAK 3.2(b))", u.kind),
+                    &[("unit", u.kind.name())],
+                );
             }
             if u.moved + steps > st.movement {
-                return reject("move/too-far", format!("{} moves {} a turn; this one has {} left", u.kind.with_article(), super::spaces(st.movement), super::spaces(st.movement - u.moved.min(st.movement))));
+                let left = st.movement - u.moved.min(st.movement);
+                return reject_with(
+                    "move/too-far",
+                    format!(
+                        "{} moves {} a turn; this one has {} left",
+                        u.kind.with_article(),
+                        super::spaces(st.movement),
+                        super::spaces(left)
+                    ),
+                    &[("unit", u.kind.name()), ("movement", &st.movement.to_string()), ("left", &left.to_string())],
+                );
             }
             if combat && st.anti_aircraft > 0 {
                 return reject("move/aa-cannot-attack", "AA guns do not attack and cannot take territory (DAAK 3.1(f)); move them in non-combat move");
@@ -98,25 +118,42 @@ impl Ctx<'_> {
                     continue;
                 }
                 if rel.neutral(t) {
-                    return reject("move/through-neutral", format!("{} is neutral: land units stop there, and armor may not blitz through a neutral country (DAAK 2.7(b), 3.6(c))", self.name(t)));
+                    let at = self.name(t);
+                    return reject_with(
+                        "move/through-neutral",
+                        format!("{at} is neutral: land units stop there, and armor may not blitz through a neutral country (DAAK 2.7(b), 3.6(c))"),
+                        &[("at", at)],
+                    );
                 }
                 if rel.enemy_defenders(p, t).next().is_some() {
-                    return reject("move/through-enemy", format!("enemy units in {} stop land movement", self.name(t)));
+                    let at = self.name(t);
+                    return reject_with("move/through-enemy", format!("enemy units in {at} stop land movement"), &[("at", at)]);
                 }
                 // Anniversary: an enemy complex or AA gun stops a blitz
                 // (knob `factories_and_aa_stop_blitz`; TripleA's "Blitz
                 // Through Factories And AA Restricted", rules/anniversary.md
                 // §6 [UNSURE]); DAAK 3.6(b) lets armor pass them.
                 if self.rs.options.factories_and_aa_stop_blitz && rel.enemy_units(p, t).any(|u| !self.rs.stats(u.kind).is_combatant()) {
-                    return reject("move/blitz-stopped", format!("the enemy industrial complex or AA gun in {} stops armor blitzing through (option factories_and_aa_stop_blitz)", self.name(t)));
+                    let at = self.name(t);
+                    return reject_with(
+                        "move/blitz-stopped",
+                        format!("the enemy industrial complex or AA gun in {at} stops armor blitzing through (option factories_and_aa_stop_blitz)"),
+                        &[("at", at)],
+                    );
                 }
                 // Enemy-controlled and empty of defenders (AA guns and factories
                 // do not count, DAAK 3.6(b)): a blitz, in combat move only.
                 if !combat {
-                    return reject("move/blitz-noncombat", format!("{} is enemy territory: it can be entered only in combat move; a blitz is declared and finished in combat move (DAAK 3.6(a))", self.name(t)));
+                    let at = self.name(t);
+                    return reject_with(
+                        "move/blitz-noncombat",
+                        format!("{at} is enemy territory: it can be entered only in combat move; a blitz is declared and finished in combat move (DAAK 3.6(a))"),
+                        &[("at", at)],
+                    );
                 }
                 if !st.blitz {
-                    return reject("move/no-blitz", format!("only armor may blitz through {}", self.name(t)));
+                    let at = self.name(t);
+                    return reject_with("move/no-blitz", format!("only armor may blitz through {at}"), &[("at", at)]);
                 }
                 if !blitzed.contains(&t) {
                     blitzed.push(t);
@@ -134,10 +171,20 @@ impl Ctx<'_> {
         let joins_conquest = self.s.conquered[dest.index()] && rel.friendly_land(p, dest);
         if combat {
             if !dest_neutral && !dest_enemy && blitzed.is_empty() && !joins_conquest {
-                return reject("move/combat-needs-target", format!("{} is friendly: moves that attack nothing belong to the non-combat move", self.name(dest)));
+                let at = self.name(dest);
+                return reject_with(
+                    "move/combat-needs-target",
+                    format!("{at} is friendly: moves that attack nothing belong to the non-combat move"),
+                    &[("at", at)],
+                );
             }
         } else if dest_neutral || dest_enemy {
-            return reject("move/enemy-in-noncombat", format!("{} is not friendly: it can be entered only in combat move", self.name(dest)));
+            let at = self.name(dest);
+            return reject_with(
+                "move/enemy-in-noncombat",
+                format!("{at} is not friendly: it can be entered only in combat move"),
+                &[("at", at)],
+            );
         }
         // Where a land unit's movement ends although it has points left: a
         // neutral country (DAAK 2.7(b): "land units stop there"), and with
@@ -180,7 +227,11 @@ impl Ctx<'_> {
             let u = self.s.unit(id).unwrap().clone();
             let cost = self.stats(u.kind).transport_cost();
             if cost == 0 {
-                return reject("move/not-transportable", format!("a {} cannot be carried by a transport", u.kind));
+                return reject_with(
+                    "move/not-transportable",
+                    format!("a {} cannot be carried by a transport", u.kind),
+                    &[("unit", u.kind.name())],
+                );
             }
             let rel = self.rel();
             let fits = |t: &crate::state::Unit| {
@@ -253,7 +304,7 @@ impl Ctx<'_> {
         for &id in units {
             let u = self.s.unit(id).unwrap();
             let Some(t) = u.carried_by else {
-                return reject("move/not-cargo", format!("the {} is not aboard a transport", u.kind));
+                return reject_with("move/not-cargo", format!("the {} is not aboard a transport", u.kind), &[("unit", u.kind.name())]);
             };
             let tr = self.s.unit(t).unwrap();
             if tr.flags.fought && !(self.rs.options.unload_after_sea_battle && !combat) {
@@ -263,9 +314,10 @@ impl Ctx<'_> {
                 );
             }
             if tr.owner != p && !u.flags.shuttled {
-                return reject(
+                return reject_with(
                     "move/not-yet-shuttled",
                     format!("troops aboard {}'s transport land only after it has carried them on its own turn (DAAK 3.3(b))", self.power_name(tr.owner)),
+                    &[("power", self.power_name(tr.owner))],
                 );
             }
             if !transports.contains(&t) {
@@ -277,9 +329,10 @@ impl Ctx<'_> {
             let tr = self.s.unit(t).unwrap();
             let all_cargo = self.s.cargo_of(t).all(|c| units.contains(&c.id));
             if let Some(before) = tr.flags.unloaded_into.filter(|b| one_territory && *b != shore) {
-                return reject(
+                return reject_with(
                     "move/one-territory-per-transport",
                     format!("the transport unloaded into {} this turn: a transport unloads into only one territory (EUROPE FAQ: Amphibious Assault)", self.name(before)),
+                    &[("at", self.name(before))],
                 );
             }
             if !all_cargo && combat && !one_territory {
@@ -294,10 +347,16 @@ impl Ctx<'_> {
         let hostile = rel.enemy_land(p, shore) || rel.neutral(shore);
         let joins_conquest = self.s.conquered[shore.index()] && rel.friendly_land(p, shore);
         if combat && !hostile && !joins_conquest {
-            return reject("move/combat-needs-target", format!("{} is friendly: unload there in non-combat move", self.name(shore)));
+            let at = self.name(shore);
+            return reject_with("move/combat-needs-target", format!("{at} is friendly: unload there in non-combat move"), &[("at", at)]);
         }
         if !combat && hostile {
-            return reject("move/enemy-in-noncombat", format!("{} is not friendly: it can be entered only in combat move", self.name(shore)));
+            let at = self.name(shore);
+            return reject_with(
+                "move/enemy-in-noncombat",
+                format!("{at} is not friendly: it can be entered only in combat move"),
+                &[("at", at)],
+            );
         }
         if combat && self.s.units.iter().any(|u| units.contains(&u.id) && self.stats(u.kind).anti_aircraft > 0) {
             return reject("move/aa-cannot-attack", "AA guns do not attack and cannot take territory (DAAK 3.1(f))");

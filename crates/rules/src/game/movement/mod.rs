@@ -10,7 +10,7 @@ mod land;
 mod sea;
 
 use super::Ctx;
-use crate::action::{reject, Event, RuleError};
+use crate::action::{reject, reject_with, Event, RuleError};
 use crate::ids::{Domain, PowerId, SpaceId, UnitId};
 use crate::state::Phase;
 
@@ -44,9 +44,10 @@ impl Ctx<'_> {
             return reject("move/no-units", "name at least one unit to move");
         }
         if combat && self.rs.options.russia_first_turn_restricted && self.s.round == 1 && p.0 == 0 {
-            return reject(
+            return reject_with(
                 "move/first-turn-restricted",
                 format!("{} makes no combat moves in round 1 (option russia_first_turn_restricted)", self.power_name(p)),
+                &[("power", self.power_name(p))],
             );
         }
         if route.len() < 2 {
@@ -60,12 +61,18 @@ impl Ctx<'_> {
         }
         for w in route.windows(2) {
             if !self.rs.map.adjacent(w[0], w[1]) {
-                return reject("move/not-adjacent", format!("{} and {} do not border each other", self.name(w[0]), self.name(w[1])));
+                let (a, b) = (self.name(w[0]), self.name(w[1]));
+                return reject_with("move/not-adjacent", format!("{a} and {b} do not border each other"), &[("from", a), ("to", b)]);
             }
         }
         if self.rs.options.neutrals_impassable {
             if let Some(t) = route[1..].iter().find(|t| self.rel().neutral(**t)) {
-                return reject("move/neutral-impassable", format!("{} is neutral: no unit may enter or fly over it (neutrals are impassable)", self.name(*t)));
+                let at = self.name(*t);
+                return reject_with(
+                    "move/neutral-impassable",
+                    format!("{at} is neutral: no unit may enter or fly over it (neutrals are impassable)"),
+                    &[("at", at)],
+                );
             }
         }
         // China's units never leave the Chinese territories; the Flying
@@ -73,7 +80,12 @@ impl Ctx<'_> {
         if self.rel().is_china(p) {
             let inside = |t: &SpaceId| self.rs.options.china_territories.iter().any(|n| n == self.name(*t));
             if let Some(t) = route[1..].iter().find(|t| !inside(t)) {
-                return reject("move/china-confined", format!("Chinese units never leave China: {} is outside it (AA50 FAQ: China)", self.name(*t)));
+                let at = self.name(*t);
+                return reject_with(
+                    "move/china-confined",
+                    format!("Chinese units never leave China: {at} is outside it (AA50 FAQ: China)"),
+                    &[("at", at)],
+                );
             }
         }
         let mut seen = Vec::new();
@@ -86,10 +98,16 @@ impl Ctx<'_> {
                 return reject("move/unknown-unit", "no such unit");
             };
             if u.owner != p {
-                return reject("move/not-yours", format!("only {}'s own units move on its turn", self.power_name(p)));
+                let power = self.power_name(p);
+                return reject_with("move/not-yours", format!("only {power}'s own units move on its turn"), &[("power", power)]);
             }
             if u.at != route[0] {
-                return reject("move/not-at-start", format!("a {} named is not at {}", u.kind, self.name(route[0])));
+                let at = self.name(route[0]);
+                return reject_with(
+                    "move/not-at-start",
+                    format!("a {} named is not at {at}", u.kind),
+                    &[("unit", u.kind.name()), ("at", at)],
+                );
             }
         }
         let domains: Vec<Domain> = units.iter().map(|id| self.rs.stats(self.s.unit(*id).unwrap().kind).domain).collect();
@@ -159,10 +177,20 @@ impl Ctx<'_> {
             self.rs.map.is_land(*t) && self.s.start_control[t.index()].is_some_and(|q| self.rel().enemies(p, q))
         };
         if let Some(t) = route[1..route.len() - 1].iter().find(|t| hostile(t)) {
-            return reject("move/paratroopers-stop", format!("a bomber carrying infantry stops in the first hostile territory it enters: {} (AA50 errata p. 12)", self.name(*t)));
+            let at = self.name(*t);
+            return reject_with(
+                "move/paratroopers-stop",
+                format!("a bomber carrying infantry stops in the first hostile territory it enters: {at} (AA50 errata p. 12)"),
+                &[("at", at)],
+            );
         }
         if !hostile(&dest) {
-            return reject("move/paratroopers-target", format!("paratroopers drop into a hostile territory, and {} is not one", self.name(dest)));
+            let at = self.name(dest);
+            return reject_with(
+                "move/paratroopers-target",
+                format!("paratroopers drop into a hostile territory, and {at} is not one"),
+                &[("at", at)],
+            );
         }
         for id in land {
             self.check_may_move(*id, combat)?;
@@ -204,16 +232,24 @@ impl Ctx<'_> {
         let u = self.s.unit(id).unwrap();
         let st = self.stats(u.kind);
         if st.movement == 0 {
-            return reject("move/immobile", format!("a {} cannot move", u.kind));
+            return reject_with("move/immobile", format!("a {} cannot move", u.kind), &[("unit", u.kind.name())]);
         }
         if u.flags.dropped {
-            return reject("move/after-drop", format!("the {} dropped paratroopers this turn: that ends its combat movement (AA50 errata p. 12)", u.kind));
+            return reject_with(
+                "move/after-drop",
+                format!("the {} dropped paratroopers this turn: that ends its combat movement (AA50 errata p. 12)", u.kind),
+                &[("unit", u.kind.name())],
+            );
         }
         if u.flags.captured {
             return reject("move/captured-aa", "an AA gun captured this turn may not move (DAAK 4.4(b))");
         }
         if u.flags.unloaded {
-            return reject("move/after-unloading", format!("the {} landed from a transport this turn and moves no more (DAAK 3.2(b))", u.kind));
+            return reject_with(
+                "move/after-unloading",
+                format!("the {} landed from a transport this turn and moves no more (DAAK 3.2(b))", u.kind),
+                &[("unit", u.kind.name())],
+            );
         }
         // A unit that moved into a space where it must fight stops there,
         // however the route is split into moves (DAAK 4.1; AA50 rules,
@@ -224,16 +260,18 @@ impl Ctx<'_> {
         if combat && u.flags.moved_in_combat && u.carried_by.is_none() {
             if let Some(b) = self.s.battles.iter().find(|b| b.at == u.at && b.attacker == u.owner && !b.result.is_over()) {
                 let what = if b.kind == crate::battle::BattleKind::Bombing { "a strategic bombing raid" } else { "a battle" };
-                return reject(
+                return reject_with(
                     "move/stopped-in-battle",
                     format!("the {} moved into {what} in {} this turn and stops there until it is fought", u.kind, self.name(u.at)),
+                    &[("unit", u.kind.name()), ("at", self.name(u.at))],
                 );
             }
         }
         if !combat && !st.is_air() && (u.flags.moved_in_combat || u.flags.fought) {
-            return reject(
+            return reject_with(
                 "move/moved-in-combat",
                 format!("the {} moved or fought in combat this turn; only aircraft move again in non-combat move", u.kind),
+                &[("unit", u.kind.name())],
             );
         }
         Ok(())
@@ -248,21 +286,19 @@ impl Ctx<'_> {
         }
         let there = self.s.units_at(dest).filter(|u| self.stats(u.kind).anti_aircraft > 0 && !units.contains(&u.id)).count();
         if moving + there > 1 && self.rs.options.one_aa_gun_per_territory {
-            return reject("move/one-aa-gun", format!("{} may hold only one AA gun (DAAK 3.1(b))", self.name(dest)));
+            let at = self.name(dest);
+            return reject_with("move/one-aa-gun", format!("{at} may hold only one AA gun (DAAK 3.1(b))"), &[("at", at)]);
         }
         Ok(())
     }
 
     pub(super) fn pay_neutral_fee(&mut self, p: PowerId, t: SpaceId) -> Result<(), RuleError> {
         if self.s.ipcs[p.index()] < NEUTRAL_FEE {
-            return reject(
+            let (at, power, ipcs) = (self.name(t), self.power_name(p), self.s.ipcs[p.index()]);
+            return reject_with(
                 "move/neutral-fee",
-                format!(
-                    "taking {} costs {NEUTRAL_FEE} IPCs from what is left after purchases, and {} has {} (DAAK 2.7(a))",
-                    self.name(t),
-                    self.power_name(p),
-                    self.s.ipcs[p.index()]
-                ),
+                format!("taking {at} costs {NEUTRAL_FEE} IPCs from what is left after purchases, and {power} has {ipcs} (DAAK 2.7(a))"),
+                &[("at", at), ("cost", &NEUTRAL_FEE.to_string()), ("power", power), ("ipcs", &ipcs.to_string())],
             );
         }
         self.s.ipcs[p.index()] -= NEUTRAL_FEE;

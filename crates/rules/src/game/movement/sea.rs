@@ -1,7 +1,7 @@
 //! Ships: canals (DAAK 2.3, 2.4), enemy fleets stop movement, cargo and
 //! other powers' fighters go along (3.4(c)).
 
-use crate::action::{reject, RuleError};
+use crate::action::{reject, reject_with, RuleError};
 use crate::game::Ctx;
 use crate::ids::{PowerId, SpaceId, UnitId};
 
@@ -11,16 +11,18 @@ impl Ctx<'_> {
         let dest = *route.last().unwrap();
         for &t in route {
             if !self.rs.map.is_sea(t) {
-                return reject("move/ship-on-land", format!("ships stay at sea; {} is land", self.name(t)));
+                let at = self.name(t);
+                return reject_with("move/ship-on-land", format!("ships stay at sea; {at} is land"), &[("at", at)]);
             }
         }
         for w in route.windows(2) {
             if !self.rel().canal_open(p, w[0], w[1]) {
                 let c = self.rs.map.canal_between(w[0], w[1]).unwrap();
                 let names: Vec<&str> = c.controlled_by.iter().map(|t| self.name(*t)).collect();
-                return reject(
+                return reject_with(
                     "move/canal-closed",
                     format!("ships pass the {} only if {} {} friendly at the start of the turn (DAAK 2.3, 2.4)", c.name, names.join(" and "), if names.len() > 1 { "were" } else { "was" }),
+                    &[("canal", &c.name), ("spaces", &names.join(", "))],
                 );
             }
         }
@@ -29,13 +31,19 @@ impl Ctx<'_> {
         if self.rs.options.dardanelles_closed {
             if let Some(w) = route.windows(2).find(|w| w.iter().any(|t| self.name(*t) == self.rs.options.dardanelles_zone)) {
                 let zone = if self.name(w[0]) == self.rs.options.dardanelles_zone { w[0] } else { w[1] };
-                return reject("move/dardanelles-closed", format!("the Dardanelles are closed: no ship enters or leaves {} (option dardanelles_closed)", self.name(zone)));
+                let at = self.name(zone);
+                return reject_with(
+                    "move/dardanelles-closed",
+                    format!("the Dardanelles are closed: no ship enters or leaves {at} (option dardanelles_closed)"),
+                    &[("at", at)],
+                );
             }
         }
         let all_subs = units.iter().all(|id| self.stats(self.s.unit(*id).unwrap().kind).submarine);
         for &t in &route[1..route.len() - 1] {
             if self.rel().ships_stopping(p, t, all_subs) {
-                return reject("move/through-enemy-ships", format!("enemy ships in {} stop ships moving through", self.name(t)));
+                let at = self.name(t);
+                return reject_with("move/through-enemy-ships", format!("enemy ships in {at} stop ships moving through"), &[("at", at)]);
             }
         }
         for &id in units {
@@ -46,7 +54,17 @@ impl Ctx<'_> {
                 return reject("move/transport-after-unloading", "a transport never moves after it has unloaded (DAAK 3.2(d))");
             }
             if u.moved + steps > st.movement {
-                return reject("move/too-far", format!("{} moves {} a turn; this one has {} left", u.kind.with_article(), super::spaces(st.movement), super::spaces(st.movement.saturating_sub(u.moved))));
+                let left = st.movement.saturating_sub(u.moved);
+                return reject_with(
+                    "move/too-far",
+                    format!(
+                        "{} moves {} a turn; this one has {} left",
+                        u.kind.with_article(),
+                        super::spaces(st.movement),
+                        super::spaces(left)
+                    ),
+                    &[("unit", u.kind.name()), ("movement", &st.movement.to_string()), ("left", &left.to_string())],
+                );
             }
         }
         let enemies_there = self.rel().enemy_units_present(p, dest).next().is_some();
@@ -55,7 +73,12 @@ impl Ctx<'_> {
         // noncombat move with enemies").
         let subs_may_stay = all_subs && self.rs.options.ships_ignore_subs_and_transports;
         if !combat && enemies_there && !subs_may_stay {
-            return reject("move/enemy-in-noncombat", format!("enemy units hold {}: it can be entered only in combat move", self.name(dest)));
+            let at = self.name(dest);
+            return reject_with(
+                "move/enemy-in-noncombat",
+                format!("enemy units hold {at}: it can be entered only in combat move"),
+                &[("at", at)],
+            );
         }
         for &id in units {
             let cargo: Vec<UnitId> = self.s.cargo_of(id).map(|c| c.id).collect();
