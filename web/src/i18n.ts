@@ -536,6 +536,83 @@ function fill(template: string, args: Record<string, unknown>): string | null {
   return missing ? null : out;
 }
 
+/** Each rule option's label (the option's documentation line stays the
+ * ruleset's own, in English); an option missing here shows its name. */
+const OPTIONS: Record<"en" | "de", Record<string, string>> = {
+  en: {
+    aa_hits_chosen: "AA hits chosen by the owner",
+    assisting_teammates: "Teammates may lend units",
+    axis_bonus_points: "Axis bonus points",
+    axis_economic_victory: "Axis economic victory (IPCs)",
+    bombing_cap: "Bombing damage cap",
+    capital_victory_checked: "When capital victory is checked",
+    captured_capitals: "Captured capitals",
+    combining_nations: "Combined nations",
+    dardanelles_closed: "Dardanelles closed",
+    defending_submarines_withdraw: "Defending submarines may withdraw",
+    factories_and_aa_stop_blitz: "Factories and AA guns stop a blitz",
+    fair_buying: "Fair buying",
+    fighter_escorts_interceptors: "Fighter escorts and interceptors",
+    fighters_placed_on_carriers: "New fighters placed on carriers",
+    limited_war: "Limited war",
+    low_luck: "Low Luck",
+    national_objectives: "National objectives",
+    no_capitals: "No capitals",
+    original_factories_unlimited: "Original factories place without limit",
+    raid_air_combat: "Air combat over raids",
+    random_turn_order: "Random turn order",
+    relocated_capitals: "Relocated capitals",
+    repair_every_power: "Every power repairs",
+    research_breakthrough: "Research breakthrough",
+    russia_first_turn_restricted: "Soviet first turn restricted",
+    ships_placed_in_enemy_zones: "Ships placed into enemy zones",
+    sub_withdrawal_text: "Submarine withdrawal wording",
+    submarines_hit_aircraft: "Submarines hit aircraft",
+    teams: "Teams",
+    unplaced_units_kept: "Unplaced units kept",
+    victory_cities: "Victory cities",
+    weapons_development: "Weapons development",
+  },
+  de: {
+    aa_hits_chosen: "Flak-Treffer wählt der Besitzer",
+    assisting_teammates: "Teampartner dürfen Einheiten leihen",
+    axis_bonus_points: "Bonuspunkte der Achse",
+    axis_economic_victory: "Wirtschaftssieg der Achse (IPCs)",
+    bombing_cap: "Obergrenze des Bombenschadens",
+    capital_victory_checked: "Wann der Hauptstadtsieg geprüft wird",
+    captured_capitals: "Eroberte Hauptstädte",
+    combining_nations: "Vereinte Nationen",
+    dardanelles_closed: "Dardanellen geschlossen",
+    defending_submarines_withdraw: "Verteidigende U-Boote dürfen abtauchen",
+    factories_and_aa_stop_blitz: "Industriekomplexe und Flak stoppen den Blitz",
+    fair_buying: "Faires Einkaufen",
+    fighter_escorts_interceptors: "Jäger als Eskorte und Abfangjäger",
+    fighters_placed_on_carriers: "Neue Jäger auf Flugzeugträgern",
+    limited_war: "Begrenzter Krieg",
+    low_luck: "Low Luck (wenig Glück)",
+    national_objectives: "Nationale Ziele",
+    no_capitals: "Keine Hauptstädte",
+    original_factories_unlimited: "Ursprüngliche Industriekomplexe ohne Grenze",
+    raid_air_combat: "Luftkampf bei Bombenangriffen",
+    random_turn_order: "Zufällige Zugreihenfolge",
+    relocated_capitals: "Verlegte Hauptstädte",
+    repair_every_power: "Jede Macht repariert",
+    research_breakthrough: "Durchbruch in der Forschung",
+    russia_first_turn_restricted: "Erster sowjetischer Zug beschränkt",
+    ships_placed_in_enemy_zones: "Schiffe in feindliche Seezonen stellen",
+    sub_withdrawal_text: "Wortlaut beim Abtauchen der U-Boote",
+    submarines_hit_aircraft: "U-Boote treffen Flugzeuge",
+    teams: "Teams",
+    unplaced_units_kept: "Nicht aufgestellte Einheiten bleiben",
+    victory_cities: "Siegesstädte",
+    weapons_development: "Waffenentwicklung",
+  },
+};
+
+export function optionLabel(name: string): string {
+  return OPTIONS[lang][name] ?? OPTIONS.en[name] ?? plain(name);
+}
+
 export function word(w: string): string {
   return WORDS[lang][w] ?? plain(w);
 }

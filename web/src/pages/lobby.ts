@@ -3,7 +3,7 @@
 import { api, ApiError, Game, NewGame, OptionInfo, RulesetInfo, SeatRequest } from "../api";
 import { App, Cleanup } from "../app";
 import { h, replace, setReady, Child } from "../dom";
-import { t, powerName, word, currentLang } from "../i18n";
+import { t, powerName, word, currentLang, optionLabel } from "../i18n";
 
 function optionInput(o: OptionInfo): HTMLElement {
   const id = `opt-${o.name}`;
@@ -83,7 +83,7 @@ export function lobbyPage(app: App): Cleanup {
       ? current.options.map((o) => {
           const input = optionInput(o);
           const isCheck = input instanceof HTMLInputElement && input.type === "checkbox";
-          const label = h("label", { for: input.id }, o.name.replace(/_/g, " "));
+          const label = h("label", { for: input.id, title: o.name }, optionLabel(o.name));
           const doc = h("p", { class: "doc", id: `${input.id}-doc` }, o.doc, " ", h("span", { class: "meta" }, `(${t("defaultIs", { value: typeof o.default === "boolean" ? word(String(o.default)) : JSON.stringify(o.default) })})`));
           return h("div", { class: `option${isCheck ? " check" : ""}` }, isCheck ? [input, label] : [label, input], doc);
         })
