@@ -3,7 +3,7 @@
 // message seen twice (a push and a reload after a reconnect) shows once.
 
 import { ApiError } from "./api";
-import { h } from "./dom";
+import { h, foldable } from "./dom";
 import { t, errorText } from "./i18n";
 import { GameSocket } from "./socket";
 
@@ -15,7 +15,7 @@ export interface ChatMessage {
 }
 
 export class ChatPanel {
-  readonly el: HTMLElement;
+  readonly el: HTMLDetailsElement;
   private list: HTMLOListElement;
   private input: HTMLTextAreaElement;
   private send: HTMLButtonElement;
@@ -36,7 +36,7 @@ export class ChatPanel {
       }
     });
     const form = h("form", { class: "chat-form", onsubmit: (ev: Event) => { ev.preventDefault(); void this.submit(); } }, this.input, this.send, this.problem);
-    this.el = h("section", { class: "panel chat-panel", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, t("chat")), this.list, form);
+    this.el = foldable({ id: "chat-panel", class: "chat-panel" }, "chat-title", t("chat"), this.list, form);
   }
 
   /** Reads the chat (again) through `socket`: on the first hello and after each reconnect. */

@@ -84,3 +84,14 @@ export function freshId(prefix: string): string {
 export function setReady(ready: boolean): void {
   document.body.dataset.ready = ready ? "1" : "0";
 }
+
+/** Narrow windows (a phone): the side panels start folded. */
+export const NARROW = "(max-width: 900px)";
+
+/** A side panel that folds (a <details>): open on wide screens, folded on
+ * narrow ones, opened and closed by click, tap or the keyboard. */
+export function foldable(attrs: Attrs, titleId: string, title: string, ...body: Child[]): HTMLDetailsElement {
+  const open = !window.matchMedia(NARROW).matches;
+  const cls = ["panel", "fold", attrs.class].filter(Boolean).join(" ");
+  return h("details", { ...attrs, class: cls, open }, h("summary", null, h("h2", { id: titleId }, title)), ...body);
+}

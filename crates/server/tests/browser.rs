@@ -67,6 +67,41 @@ async fn a_german_player_reads_refusals_in_german() {
     server.stop().await;
 }
 
+/// In a phone-sized window the page fits its width (the board pans inside
+/// it), the side panels start folded and open by keyboard or tap.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_sized_window_folds_the_panels() {
+    let Some(mut browser) = Browser::start(390, 844).await else {
+        eprintln!("a_phone_sized_window_folds_the_panels: skipped: no Chromium on this machine (CI installs Debian's chromium)");
+        return;
+    };
+    let server = TestServer::start(Db::Sqlite).await;
+    browser.goto(&format!("http://{}/", server.addr)).await;
+    browser.fill("#signin-name", "pocket").await;
+    browser.fill("#signin-password", "a long password").await;
+    browser.click("#signup-submit").await;
+    browser.wait_for("document.querySelector('#new-game')", "the lobby").await;
+    browser.fill("#create-ruleset", "classic").await;
+    browser.wait_for("document.querySelector('[data-seat=\"germany\"]')", "the seats").await;
+    for power in ["russia", "germany", "uk", "japan", "usa"] {
+        browser.fill(&format!("[data-seat=\"{power}\"]"), if power == "russia" { "me" } else { "computer" }).await;
+    }
+    browser.click("#create-submit").await;
+    browser.wait_for("document.querySelector('#game[data-game]') && document.querySelector('#board') && document.body.dataset.ready === '1'", "the game page").await;
+    let width = browser.eval("[document.documentElement.scrollWidth, window.innerWidth]").await;
+    assert!(width[0].as_i64() <= width[1].as_i64(), "nothing wider than the window: {width}");
+    for panel in ["#log-panel", "#income-panel", "#chat-panel"] {
+        assert_eq!(browser.eval(&format!("document.querySelector('{panel}').open")).await, json!(false), "{panel} starts folded");
+    }
+    assert_eq!(browser.eval("!!document.querySelector('#decision #end-phase')").await, json!(true), "the decision stays open");
+    // Opened from the keyboard: focus its summary and press Enter.
+    browser.eval("document.querySelector('#log-panel > summary').focus()").await;
+    browser.press("Enter").await;
+    browser.wait_for("document.querySelector('#log-panel').open", "the log to open").await;
+    browser.screenshot(&screenshots().join("phone.png")).await;
+    server.stop().await;
+}
+
 /// Clicks `selector`, then waits until the game has more than `seq`
 /// entries and the page has settled; the new entry count.
 async fn act(browser: &mut Browser, selector: &str, seq: i64) -> i64 {

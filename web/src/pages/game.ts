@@ -5,7 +5,7 @@ import { api, ApiError, Game, RulesetInfo } from "../api";
 import { App, Cleanup } from "../app";
 import { BoardView, powerColours } from "../board";
 import { DecisionPanel, Action, MoveOdds } from "../decisions";
-import { h, replace, setReady, Child } from "../dom";
+import { h, replace, setReady, foldable, Child } from "../dom";
 import { t, powerName, phaseName, unitName, word } from "../i18n";
 import { ChatPanel, ChatMessage } from "../chat";
 import { incomeChart } from "../chart";
@@ -41,7 +41,7 @@ export function gamePage(app: App, id: string): Cleanup {
   const log = new GameLog();
   const chat = new ChatPanel();
   const incomeBody = h("div", { class: "income-body" });
-  const incomePanel = h("section", { id: "income-panel", class: "panel", "aria-labelledby": "income-chart-title" }, h("h2", { id: "income-chart-title" }, t("incomeChart")), incomeBody);
+  const incomePanel = foldable({ id: "income-panel" }, "income-chart-title", t("incomeChart"), incomeBody);
   let incomeTimer: number | undefined;
   const decisions = new DecisionPanel();
   const statusEl = h("span", { id: "status", "data-state": "connecting", role: "status" }, t("connConnecting"));
@@ -74,7 +74,7 @@ export function gamePage(app: App, id: string): Cleanup {
       "div",
       { class: "game-body" },
       boardPane,
-      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, h("section", { class: "panel log-panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("log")), log.el), incomePanel, chat.el),
+      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
     ),
   );
   replace(app.main, root);

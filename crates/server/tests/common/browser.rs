@@ -175,6 +175,20 @@ impl Browser {
         .await;
     }
 
+    /// Presses a key (`Enter`, `Tab`, …) on whatever has the focus, as the
+    /// keyboard would.
+    pub async fn press(&mut self, key: &str) {
+        let code = json!({"Enter": 13, "Tab": 9, "Escape": 27, " ": 32}).get(key).cloned().unwrap_or(json!(0));
+        let text = if key == "Enter" { "\r" } else if key == " " { " " } else { "" };
+        for kind in ["keyDown", "keyUp"] {
+            let mut params = json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code});
+            if kind == "keyDown" && !text.is_empty() {
+                params["text"] = json!(text);
+            }
+            self.page("Input.dispatchKeyEvent", params).await;
+        }
+    }
+
     /// Writes a PNG of the page to `path`.
     pub async fn screenshot(&mut self, path: &Path) {
         let shot = self.page("Page.captureScreenshot", json!({"format": "png"})).await;
