@@ -120,3 +120,25 @@ impl QuickOdds {
         1.0 / (1.0 + ratio.powf(-3.0))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use warboard_rules::UnitType::{Armor, Infantry};
+
+    /// The game's rule options reach the calculator: the computer players
+    /// ask about the game's own ruleset, `low_luck` included (issue 33).
+    #[test]
+    fn exact_odds_follow_the_games_low_luck() {
+        let plain = warboard_rules::ruleset("classic").unwrap();
+        let low_luck = Arc::new(plain.with_options([("low_luck", &toml::Value::Boolean(true))]).unwrap());
+        let odds = ExactOdds::default();
+        let (attackers, defenders) = ([(Armor, 2)], [(Infantry, 3)]);
+        // Low Luck: a sure hit a side in round one, then the armor's 3 in 6
+        // against 4 in 6 and 2 in 6 (docs/low-luck.md): 1/10.
+        let ll = odds.assess(&low_luck, &attackers, &defenders, false).win;
+        assert!((ll - 0.1).abs() < 1e-6, "{ll}");
+        let dice = odds.assess(&plain, &attackers, &defenders, false).win;
+        assert!((dice - ll).abs() > 0.05, "{dice} with dice, {ll} with Low Luck");
+    }
+}

@@ -11,7 +11,10 @@
 //! - the Anniversary Edition's: AA fire where each aircraft rolls its own
 //!   die, developments, landings with cruisers bombarding, submarines'
 //!   surprise strike both ways, defenseless transports
-//!   (`cargo bench -p warboard-calc -- anniversary`).
+//!   (`cargo bench -p warboard-calc -- anniversary`);
+//! - Low Luck (option `low_luck`, issue 33), each battle beside the same
+//!   one with dice in the same run (`cargo bench -p warboard-calc -- "low
+//!   luck"`).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::time::Duration;
@@ -179,6 +182,44 @@ fn anniversary(c: &mut Criterion) {
     monte_carlo_one_core(c, "monte_carlo_one_core anniversary", &calc, &[("10v10 land, artillery + aa", EUROPE_LAND_10_AA), ("8v10 fleet, destroyers", EUROPE_FLEET_8)]);
 }
 
+/// Low Luck (docs/low-luck.md): each group's hits are sure hits and one
+/// Bernoulli die, so a side's hit distribution has at most two entries.
+/// Every battle is measured with Low Luck and with dice, in the same run.
+fn low_luck(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exact low luck");
+    let opts = CalcOptions::default();
+    // `true`, as the option value `Ruleset::with_options` takes (a TOML
+    // value, read here from JSON).
+    let on = serde_json::from_str("true").unwrap();
+    for (ruleset, name, text) in [
+        ("classic", "10v10 infantry", INFANTRY_10),
+        ("classic", "10v10 mixed + aa", MIXED_10_AA),
+        ("classic", "30v30 mixed", MIXED_30),
+        ("classic", "30v30 mixed + aa", MIXED_30_AA),
+        ("classic", "100v100 mixed", MIXED_100),
+        ("classic", "100v100 mixed + aa", MIXED_100_AA),
+        ("classic", "10v13 naval, submarines", NAVAL),
+        ("europe", "30v30 land, artillery + aa", EUROPE_LAND_30_AA),
+        ("europe", "26v28 fleet, destroyers", EUROPE_FLEET_26),
+        ("anniversary-1941", "30v30 land, artillery + aa", EUROPE_LAND_30_AA),
+        ("anniversary-1941", "8v10 fleet, destroyers", EUROPE_FLEET_8),
+        ("anniversary-1941", "26v28 fleet, destroyers", EUROPE_FLEET_26),
+    ] {
+        let dice = warboard_rules::ruleset(ruleset).unwrap();
+        let ll = std::sync::Arc::new(dice.with_options([("low_luck", &on)]).unwrap());
+        let battle = Battle::parse(text).unwrap();
+        for (how, rs) in [("low luck", ll), ("dice", dice)] {
+            let mut calc = Calculator::new(rs);
+            let o = calc.exact_uncached(&battle, &opts).unwrap();
+            eprintln!("{how}: {ruleset} {name}: {text}: attacker wins {:.6}, pruned {:.1e}", o.attacker_wins, o.pruned);
+            group.bench_function(BenchmarkId::new(how, format!("{ruleset} {name}")), |b| {
+                b.iter(|| calc.exact_uncached(black_box(&battle), &opts).unwrap())
+            });
+        }
+    }
+    group.finish();
+}
+
 fn monte_carlo(c: &mut Criterion) {
     let mut group = c.benchmark_group("monte_carlo_one_core");
     let pool = one_core();
@@ -216,6 +257,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = exact, monte_carlo, exact_against_monte_carlo, europe, anniversary
+    targets = exact, monte_carlo, exact_against_monte_carlo, europe, anniversary, low_luck
 }
 criterion_main!(benches);

@@ -89,6 +89,53 @@ pub(crate) fn hit_chance(code: u8) -> f64 {
     }
 }
 
+/// What a unit of die code `code` adds to its group's total under Low Luck
+/// (the engine's `Firing::low_luck_pips`): its value for each die; two
+/// dice of which the best counts, its value and one more, at most 6.
+pub(crate) fn pips(code: u8) -> u32 {
+    let v = u32::from(code_value(code));
+    match code {
+        0 => 0,
+        c if c > THREE_DICE => 3 * v,
+        c if c > BEST_OF_TWO => (v + 1).min(6),
+        _ => v,
+    }
+}
+
+/// Stores the hits of a Low Luck group whose values add up to `pips`: a
+/// hit per full six for sure, and one more with probability r/6 for a
+/// remainder r (one die).
+pub(crate) fn push_low_luck(arena: &mut Vec<f64>, pips: u32) -> Dist {
+    let start = arena.len() as u32;
+    let (sure, rest) = (pips / 6, pips % 6);
+    if rest == 0 {
+        arena.push(1.0);
+        return Dist { start, len: 1, lo: sure, mode: 0 };
+    }
+    let p = f64::from(rest) / 6.0;
+    arena.push(1.0 - p);
+    arena.push(p);
+    Dist { start, len: 2, lo: sure, mode: u32::from(rest > 3) }
+}
+
+/// Low Luck distributions by total, each stored once in its arena (many
+/// states of a side share a total).
+#[derive(Default)]
+pub(crate) struct LowLuckDists(Vec<Option<Dist>>);
+
+impl LowLuckDists {
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+    pub fn get(&mut self, arena: &mut Vec<f64>, pips: u32) -> Dist {
+        let i = pips as usize;
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
+        }
+        *self.0[i].get_or_insert_with(|| push_low_luck(arena, pips))
+    }
+}
+
 /// Adds the dice of one unit of die code `code` to `base`.
 pub(crate) fn push_unit(arena: &mut Vec<f64>, base: Dist, code: u8, trim: f64) -> Dist {
     let mut d = base;
@@ -242,6 +289,23 @@ mod tests {
         counts[heavy as usize] = 1;
         let d = push_counts(&mut arena, &counts, 0.0);
         assert!((d.slice(&arena)[4] - 8.0 / 27.0 * 8.0 / 9.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn low_luck_totals_are_the_engines() {
+        for value in 0..=7 {
+            for (dice, best_of) in [(1, false), (2, true), (3, false)] {
+                let engine = warboard_rules::battle::Firing { value, dice, best_of }.low_luck_pips();
+                assert_eq!(pips(die_code(value, dice, best_of)), engine, "value {value}, {dice} dice, best of: {best_of}");
+            }
+        }
+        let mut arena = Vec::new();
+        let d = push_low_luck(&mut arena, 14);
+        assert_eq!((d.lo, d.slice(&arena), d.mode), (2, &[1.0 - 2.0 / 6.0, 2.0 / 6.0][..], 0));
+        let d = push_low_luck(&mut arena, 12);
+        assert_eq!((d.lo, d.slice(&arena), d.p_zero(&arena)), (2, &[1.0][..], 0.0));
+        assert_eq!(push_low_luck(&mut arena, 5).mode, 1);
+        assert_eq!(push_low_luck(&mut arena, 0).p_zero(&arena), 1.0);
     }
 
     #[test]

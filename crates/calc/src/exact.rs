@@ -61,7 +61,7 @@
 //! order of loss, by default the engine's. Monte Carlo answers the engine's
 //! decisions the same way.
 
-use crate::dist::{outward, push_dice, rolls, Dist};
+use crate::dist::{outward, pips, push_dice, push_low_luck, rolls, Dist};
 use crate::fleet::{self, FleetKernel};
 use crate::graph::{FxHasher, GraphScratch, PoolScope, Role, RoleSupport, RoleValues, SideGraph};
 use crate::loss::{army_of, class_type, composition_of, Composition, LossRule, Pool, CLASSES};
@@ -116,6 +116,9 @@ pub(crate) struct Workspace {
     att_fires: Vec<bool>,
     def_fires: Vec<bool>,
     def_defenseless: Vec<u8>,
+    /// Per attacker node: it has aircraft (Low Luck with the defender's
+    /// submarines firing apart only).
+    att_air: Vec<bool>,
 }
 
 /// `def_defenseless`: the defender has defenseless units, and nothing else.
@@ -145,6 +148,10 @@ const SHORT: usize = 16;
 /// apart from the rest.
 const MAIN: usize = 0;
 const SUBS: usize = 1;
+/// Low Luck, the defender's role of all its dice, the submarines' with the
+/// others': one group where the attacker has no aircraft for the
+/// submarines' hits to spare (`Kernel::def_all`).
+const ALL: usize = 2;
 
 /// Where a round's successors go: mass into a grid, win chances into a sum.
 /// A successor is a cell `row · nd + col` of the grid, `row` being the
@@ -313,6 +320,13 @@ struct Kernel<'a> {
     /// whose hits take only the attacker's non-aircraft (the attacker's
     /// restricted pool); the defender's `MAIN` role is everyone else.
     def_subs: bool,
+    /// Low Luck with `def_subs`: where the attacker has no aircraft left
+    /// (`att_air`), the submarines' hits may take whatever the others' may,
+    /// so all the defender's dice are one group (role `ALL`; the engine's
+    /// groups are by the units their hits may take: fire.rs,
+    /// `low_luck_groups`).
+    def_all: bool,
+    att_air: &'a [bool],
     /// Transitions less likely than this (weight included) are dropped.
     eps: f64,
     /// States with less mass than this are dropped.
@@ -387,8 +401,9 @@ impl Round for Kernel<'_> {
 
     #[inline(always)]
     fn stay(&self, a: usize, d: usize) -> f64 {
+        let merged = self.merged(a);
         let main = self.att.dists[MAIN][a].p_zero(&self.att.arena);
-        let def = self.def.dists[MAIN][d].p_zero(&self.def.arena);
+        let def = self.def.dists[if merged { ALL } else { MAIN }][d].p_zero(&self.def.arena);
         let subs = if !self.subs || self.def.next_in_pool(d, 1) == d {
             // No submarines, or nothing they may hit: their hits are lost.
             1.0
@@ -397,7 +412,7 @@ impl Round for Kernel<'_> {
         };
         // With no submarine strike (the only way a round changes nothing)
         // the defender fires from `d` itself.
-        let def_subs = if !self.def_subs || self.att.next_in_pool(a, 1) == a {
+        let def_subs = if merged || !self.def_subs || self.att.next_in_pool(a, 1) == a {
             // Likewise: only aircraft left to the attacker.
             1.0
         } else {
@@ -422,6 +437,13 @@ impl Round for Kernel<'_> {
 }
 
 impl Kernel<'_> {
+    /// Low Luck: the defender's dice are one group against attacker node
+    /// `a` (`def_all`).
+    #[inline(always)]
+    fn merged(&self, a: usize) -> bool {
+        self.def_all && !self.att_air[a]
+    }
+
     /// Steps 4 and 5 from attacker node `a` and defender node `d1` (after
     /// any submarine strike), with `marked` defenders already hit
     /// (bombardment): the attacker's fire marks defenders of `d1`, and all
@@ -438,27 +460,31 @@ impl Kernel<'_> {
     /// attacker's own fire is that of `a`, before any of these losses.
     #[inline(always)]
     fn fire(&self, a: usize, d1: usize, marked: usize, weight: f64, sink: &mut impl Sink) {
-        if self.def_subs && self.att.next_in_pool(a, 1) != a {
+        if self.merged(a) {
+            self.fire_main(ALL, a, a, d1, marked, weight, sink);
+        } else if self.def_subs && self.att.next_in_pool(a, 1) != a {
             let (att, def) = (self.att, self.def);
             let sd: Dist = def.dists[SUBS][d1];
             outward(sd.slice(&def.arena), sd.mode as usize, weight, self.eps, |is, ws| {
-                self.fire_main(a, att.next_in_pool(a, sd.lo as usize + is), d1, marked, ws, sink);
+                self.fire_main(MAIN, a, att.next_in_pool(a, sd.lo as usize + is), d1, marked, ws, sink);
             });
         } else {
             // No separate submarine fire, or only aircraft left for it to
             // hit: its hits are lost.
-            self.fire_main(a, a, d1, marked, weight, sink);
+            self.fire_main(MAIN, a, a, d1, marked, weight, sink);
         }
     }
 
-    /// Steps 4 and 5 with the defender's main hits taken from attacker node
-    /// `a_hit` (`a` less any losses to the defender's submarines).
+    /// Steps 4 and 5 with the defender's hits of role `role` (`MAIN`, or
+    /// `ALL`) taken from attacker node `a_hit` (`a` less any losses to the
+    /// defender's submarines).
     #[inline(always)]
-    fn fire_main(&self, a: usize, a_hit: usize, d1: usize, marked: usize, weight: f64, sink: &mut impl Sink) {
-        let mode = self.def.dists[MAIN][d1].mode as usize;
-        let len = self.def.dists[MAIN][d1].len as usize;
-        self.rows(a, a_hit, d1, marked, weight, (0..=mode).rev(), sink);
-        self.rows(a, a_hit, d1, marked, weight, mode + 1..len, sink);
+    #[allow(clippy::too_many_arguments)]
+    fn fire_main(&self, role: usize, a: usize, a_hit: usize, d1: usize, marked: usize, weight: f64, sink: &mut impl Sink) {
+        let mode = self.def.dists[role][d1].mode as usize;
+        let len = self.def.dists[role][d1].len as usize;
+        self.rows(role, a, a_hit, d1, marked, weight, (0..=mode).rev(), sink);
+        self.rows(role, a, a_hit, d1, marked, weight, mode + 1..len, sink);
     }
 
     /// The defender's hits pick the attacker's row; per row, the attacker's
@@ -469,11 +495,21 @@ impl Kernel<'_> {
     /// defender's hits are taken from node `a_hit`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn rows(&self, a: usize, a_hit: usize, d1: usize, marked: usize, weight: f64, rows: impl Iterator<Item = usize>, sink: &mut impl Sink) {
+    fn rows(
+        &self,
+        role: usize,
+        a: usize,
+        a_hit: usize,
+        d1: usize,
+        marked: usize,
+        weight: f64,
+        rows: impl Iterator<Item = usize>,
+        sink: &mut impl Sink,
+    ) {
         let (att, def, eps, nd) = (self.att, self.def, self.eps, self.nd);
         let main: Dist = att.dists[MAIN][a];
         let pa = main.slice(&att.arena);
-        let dd: Dist = def.dists[MAIN][d1];
+        let dd: Dist = def.dists[role][d1];
         let pd = dd.slice(&def.arena);
         let tails = &att.tails[main.start as usize..(main.start + main.len) as usize];
         let tail = |i: usize| if i < tails.len() { tails[i] } else { 0.0 };
@@ -535,6 +571,7 @@ impl Kernel<'_> {
 struct Prepared {
     subs: bool,
     def_subs: bool,
+    def_all: bool,
     aa: bool,
     ends: bool,
 }
@@ -616,7 +653,10 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     if att_hp.max(def_hp) > MAX_HIT_POINTS {
         return Err(CalcError::TooLarge(format!("more than {MAX_HIT_POINTS} hit points on a side")));
     }
-    let against_att = dice(&def_root, &defense).max(dice(&def_root, &sub_defense)).max(if aa { aircraft } else { 0 });
+    // Low Luck: the defender's dice may also be one group of them all.
+    let def_all = model.low_luck && split;
+    let all_defense = dice(&def_root, &defense) + if def_all { dice(&def_root, &sub_defense) } else { 0 };
+    let against_att = all_defense.max(dice(&def_root, &sub_defense)).max(if aa { aircraft } else { 0 });
     let against_def = (dice(&att_root, &main) + model.bombard_values.len()).max(dice(&att_root, &subs));
     let trim = opts.prune_below * 1e-4;
 
@@ -630,10 +670,24 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
         (false, true) => Some((Pool::Ships { aircraft_too: false }, PoolScope::Everywhere)),
         (true, true) => return Err(CalcError::NotModelled("an AA gun in a sea battle".into())),
     };
-    ws.att.build(&mut ws.scratch, att_root, &ws.start_comps, &att_rule, att_pool, att_roles, att_hp.min(against_att) + 1, trim)?;
+    let ll = model.low_luck;
+    ws.att.build(&mut ws.scratch, att_root, &ws.start_comps, &att_rule, att_pool, att_roles, att_hp.min(against_att) + 1, trim, ll)?;
     let def_pool = has_subs.then_some((Pool::Ships { aircraft_too: model.subs_hit_aircraft }, PoolScope::Everywhere));
-    let def_roles: &[Role] = if split { &[Role::plain(defense), Role::plain(sub_defense)] } else { &[Role::plain(defense)] };
-    ws.def.build(&mut ws.scratch, def_root, &[], &def_rule, def_pool, def_roles, def_hp.min(against_def) + 1, trim)?;
+    let mut all: RoleValues = defense;
+    for class in 0..CLASSES {
+        all[class] = all[class].max(sub_defense[class]);
+    }
+    let def_roles_all = [Role::plain(defense), Role::plain(sub_defense), Role::plain(all)];
+    let def_roles: &[Role] = match (split, def_all) {
+        (_, true) => &def_roles_all,
+        (true, false) => &def_roles_all[..2],
+        (false, false) => &def_roles_all[..1],
+    };
+    ws.def.build(&mut ws.scratch, def_root, &[], &def_rule, def_pool, def_roles, def_hp.min(against_def) + 1, trim, ll)?;
+    ws.att_air.clear();
+    if def_all {
+        ws.att_air.extend(ws.att.comps.iter().map(|c| (0..CLASSES).any(|k| c[k] > 0 && model.profile(class_type(k)).is_air())));
+    }
 
     let states = ws.att.len().saturating_mul(ws.def.len());
     if states > MAX_STATES {
@@ -671,7 +725,7 @@ fn prepare(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace) -> Resul
     if aa && !model.aa_hits_chosen {
         ws.entries.extend(ws.aa_starts.iter().zip(&ws.att.starts).map(|((_, p), node)| (*node, *p)));
     }
-    Ok(Prepared { subs: has_subs, def_subs: split, aa, ends })
+    Ok(Prepared { subs: has_subs, def_subs: split, def_all, aa, ends })
 }
 
 /// The attacker's compositions after unchosen AA fire, with their chances
@@ -752,9 +806,41 @@ fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fl
         return Ok(outcome);
     }
     let prep = prepare(model, opts, ws)?;
-    let Workspace { att, def, grid, transient, transient_next, active, active_next, rows, extent, replay, value, retreat, visited, small, entries, att_fires, def_fires, def_defenseless, .. } = ws;
+    let Workspace {
+        att,
+        def,
+        grid,
+        transient,
+        transient_next,
+        active,
+        active_next,
+        rows,
+        extent,
+        replay,
+        value,
+        retreat,
+        visited,
+        small,
+        entries,
+        att_fires,
+        def_fires,
+        def_defenseless,
+        att_air,
+        ..
+    } = ws;
     let ends = Ends { on: prep.ends, att_fires, def_fires, def_defenseless };
-    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len(), ends };
+    let kernel = Kernel {
+        att,
+        def,
+        subs: prep.subs,
+        def_subs: prep.def_subs,
+        def_all: prep.def_all,
+        att_air,
+        eps: eps * TRANSITION_FACTOR,
+        eps_state: eps,
+        nd: def.len(),
+        ends,
+    };
     if kernel.stalemate(0, 0) {
         return Ok(over_at_start(model, &kernel));
     }
@@ -842,13 +928,21 @@ fn first_round(model: &BattleModel, k: &Kernel, aa: bool, entries: &mut Vec<(u32
         // no AA fire: the attacker's node after it.
         let aircraft = model.attackers.iter().filter(|(t, _)| model.profile(*t).is_air()).map(|(_, n)| n as usize).sum::<usize>();
         let aa_dice = if aa { aircraft } else { 0 };
-        let aa_dist = push_dice(small, (0..aa_dice).map(|_| model.aa_value), eps * 1e-4);
+        let aa_dist = if model.low_luck {
+            push_low_luck(small, aa_dice as u32 * pips(model.aa_value))
+        } else {
+            push_dice(small, (0..aa_dice).map(|_| model.aa_value), eps * 1e-4)
+        };
         outward(aa_dist.slice(small), aa_dist.mode as usize, 1.0, eps, |ik, wk| {
             let hits = aa_dist.lo as usize + ik;
             entries.push((if aa { att.next_in_pool(0, hits) as u32 } else { 0 }, wk));
         });
     }
-    let bombard = push_dice(small, model.bombard_values.iter().copied(), eps * 1e-4);
+    let bombard = if model.low_luck {
+        push_low_luck(small, model.bombard_values.iter().map(|v| pips((*v).min(6))).sum())
+    } else {
+        push_dice(small, model.bombard_values.iter().copied(), eps * 1e-4)
+    };
     let small: &[f64] = small;
     let mut sink = Spread { grid };
     for &(a1, wk) in entries.iter() {
@@ -1256,9 +1350,20 @@ pub(crate) fn win_chance_pressing_on(
         return Ok(chance);
     }
     let prep = prepare(model, opts, ws)?;
-    let Workspace { att, def, grid, visited, value, retreat, att_fires, def_fires, def_defenseless, .. } = ws;
+    let Workspace { att, def, grid, visited, value, retreat, att_fires, def_fires, def_defenseless, att_air, .. } = ws;
     let ends = Ends { on: prep.ends, att_fires, def_fires, def_defenseless };
-    let kernel = Kernel { att, def, subs: prep.subs, def_subs: prep.def_subs, eps: eps * TRANSITION_FACTOR, eps_state: eps, nd: def.len(), ends };
+    let kernel = Kernel {
+        att,
+        def,
+        subs: prep.subs,
+        def_subs: prep.def_subs,
+        def_all: prep.def_all,
+        att_air,
+        eps: eps * TRANSITION_FACTOR,
+        eps_state: eps,
+        nd: def.len(),
+        ends,
+    };
     if kernel.stalemate(0, 0) {
         return Ok(if kernel.helpless(0, 0) && model.without_defenseless(model.defenders).is_empty() { 1.0 } else { 0.0 });
     }

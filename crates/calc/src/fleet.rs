@@ -44,7 +44,7 @@
 //! (transports) lost without dice. Defenseless units are ships of the
 //! rest, last in every order of loss (`loss::LossRule`).
 
-use crate::dist::{outward, push_certain_zero, push_unit, rolls, Dist};
+use crate::dist::{outward, pips, push_certain_zero, push_unit, rolls, Dist, LowLuckDists};
 use crate::exact::{Round, Sink, MAX_STATES};
 use crate::loss::{class_type, composition_of, Composition, LossRule, Pool, CLASSES};
 use crate::model::BattleModel;
@@ -127,6 +127,10 @@ pub(crate) struct Side {
     /// Per node, per group mask (1 to 7): the hit distribution.
     dists: Vec<[Dist; 8]>,
     arena: Vec<f64>,
+    /// Low Luck: per node, per group mask, the total of the group's dice;
+    /// and the distributions by total.
+    totals: Vec<[u32; 8]>,
+    low_luck: LowLuckDists,
 }
 
 impl Side {
@@ -221,7 +225,11 @@ impl Side {
     }
 
     /// Builds the side planned from `root`: `values` are its die codes in
-    /// its role (`attacking` or not: which submarines strike first).
+    /// its role (`attacking` or not: which submarines strike first). Under
+    /// Low Luck (`model.low_luck`) each group mask's hits are one Low Luck
+    /// group of its dice's total: the engine groups a step's dice by the
+    /// units their hits may take, as the masks do (fire.rs,
+    /// `low_luck_groups`).
     #[allow(clippy::too_many_arguments)]
     fn build(&mut self, model: &BattleModel, root: Composition, rule: &LossRule, values: &[u8; CLASSES], attacking: bool, width: usize, trim: f64) -> Result<(), CalcError> {
         let nodes = (self.n[AIR] + 1).saturating_mul(self.stride[AIR]);
@@ -301,6 +309,11 @@ impl Side {
         self.arena.clear();
         self.dists.clear();
         self.dists.resize(nodes, [Dist::default(); 8]);
+        if model.low_luck {
+            self.totals.clear();
+            self.totals.resize(nodes, [0; 8]);
+            self.low_luck.clear();
+        }
         let mut zero = Dist::default();
         for node in (0..nodes).rev() {
             let at = self.coords(node);
@@ -310,6 +323,26 @@ impl Side {
                 self.dists[node] = [zero; 8];
                 continue;
             };
+            if model.low_luck {
+                let child = node + self.stride[kind];
+                let class = entries[kind][at[kind]];
+                let mut after = self.comps[node];
+                let destroys = matches!(rule.hit(&mut after, class), crate::loss::HitEffect::Destroys);
+                let bit = [M_AIR, M_SUB, M_REST][kind];
+                let mut totals = self.totals[child];
+                for (mask, t) in totals.iter_mut().enumerate().skip(1) {
+                    if destroys && mask & bit != 0 {
+                        *t += pips(values[class]);
+                    }
+                }
+                self.totals[node] = totals;
+                let mut row = [zero; 8];
+                for mask in 1..8 {
+                    row[mask] = self.low_luck.get(&mut self.arena, totals[mask]);
+                }
+                self.dists[node] = row;
+                continue;
+            }
             let child = node + self.stride[kind];
             let class = entries[kind][at[kind]];
             // The hit destroys the unit unless it damages a whole one: then

@@ -14,7 +14,7 @@
 //! the side's firing roles. A node's distribution is its successor's (one
 //! unit fewer) with that unit's die added: one O(n) step per node.
 
-use crate::dist::{push_certain_zero, push_counts, push_unit, Dist, CODES};
+use crate::dist::{pips, push_certain_zero, push_counts, push_unit, Dist, LowLuckDists, CODES};
 use crate::loss::{Composition, HitEffect, LossRule, Pool, CLASSES};
 use crate::CalcError;
 use std::collections::HashMap;
@@ -124,6 +124,10 @@ pub(crate) struct GraphScratch {
     stack: Vec<u32>,
     segments: Vec<(u32, u32)>,
     dice: Vec<[u32; CODES]>,
+    /// Low Luck: each node's total in the role being built, and the
+    /// distributions by total.
+    totals: Vec<u32>,
+    low_luck: LowLuckDists,
 }
 
 const NONE: u32 = u32::MAX;
@@ -200,7 +204,8 @@ impl SideGraph {
     /// (where round one may leave the side without following its order of
     /// loss: unchosen AA hits), reusing `self`'s and `scratch`'s buffers.
     /// `width` is the most hits one step can score against the side plus
-    /// one.
+    /// one. With `low_luck` each role's hits are those of one Low Luck
+    /// group (`dist::push_low_luck`) of its dice's total.
     #[allow(clippy::too_many_arguments)]
     pub fn build(
         &mut self,
@@ -212,6 +217,7 @@ impl SideGraph {
         roles: &[Role],
         width: usize,
         trim: f64,
+        low_luck: bool,
     ) -> Result<(), CalcError> {
         let s = scratch;
         s.index.clear();
@@ -374,6 +380,31 @@ impl SideGraph {
             let dists = &mut self.dists[r];
             dists.clear();
             dists.resize(n, Dist::default());
+            if low_luck {
+                // A node's total is its successor's plus the unit lost (or
+                // counted afresh where support pairs units).
+                s.totals.clear();
+                s.totals.resize(n, 0);
+                s.low_luck.clear();
+                for new in (0..n).rev() {
+                    let old = s.order[new] as usize;
+                    let child = s.rank[s.next_one[old] as usize] as usize;
+                    let total = if role.support.is_some() {
+                        let dice = role.dice(&self.comps[new]);
+                        (1..CODES).map(|v| dice[v] * pips(v as u8)).sum()
+                    } else if child == new {
+                        0
+                    } else {
+                        match s.next_one_effect[old] {
+                            Some(class) => s.totals[child] + pips(role.values[class]),
+                            None => s.totals[child],
+                        }
+                    };
+                    s.totals[new] = total;
+                    dists[new] = s.low_luck.get(&mut self.arena, total);
+                }
+                continue;
+            }
             if role.support.is_some() {
                 // Support pairs units: a unit lost may change another's die.
                 // Each node's dice are its successor's plus one die where

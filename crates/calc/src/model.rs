@@ -145,9 +145,14 @@ pub(crate) struct BattleModel {
     /// aircraft in round one of a land battle (2 with Radar).
     pub aa_value: u8,
     /// The attacker picks which aircraft the AA hits take (knob
-    /// `aa_hits_chosen`); otherwise each aircraft rolls its own die and the
-    /// ones hit are lost (Anniversary).
+    /// `aa_hits_chosen`, and always under Low Luck); otherwise each
+    /// aircraft rolls its own die and the ones hit are lost (Anniversary).
     pub aa_hits_chosen: bool,
+    /// Low Luck (knob `low_luck`, docs/low-luck.md): each group of dice
+    /// that rolls together scores a hit per full six of its total for
+    /// sure, and one more with the remainder's chance (`dist::
+    /// push_low_luck`).
+    pub low_luck: bool,
     /// One die each in round one: the bombarding ships' values (classic's
     /// battleships; Europe's battleships and destroyers; Anniversary's
     /// battleships and cruisers, at most one per land unit landing).
@@ -293,7 +298,10 @@ impl BattleModel {
             defenders,
             bystanders,
             aa_value,
-            aa_hits_chosen: rs.options.aa_hits_chosen,
+            // Under Low Luck no AA die is an aircraft's own: the attacker
+            // chooses (round_one.rs, `aa_fire`).
+            aa_hits_chosen: rs.options.aa_hits_chosen || rs.options.low_luck,
+            low_luck: rs.options.low_luck,
             bombard_values,
             subs_hit_aircraft: rs.options.submarines_hit_aircraft,
             air_needs_anti_submarine: rs.options.air_needs_anti_submarine,

@@ -11,7 +11,9 @@ use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use warboard_calc::{Army, Battle, CalcOptions, Calculator, LossOrder, Method, MonteCarlo, Outcome, RetreatPolicy};
+use warboard_rules::Ruleset;
 
 /// What `warboard calc --help` says the calculator assumes.
 const ASSUMPTIONS: &str = "\
@@ -26,7 +28,12 @@ destroyer) ends as \"attacker retreats\", as in the engine. What the exact
 mode does not model it refuses by name: use --monte-carlo then.
 Developments follow a side after `with`: \"3 inf 1 art 2 ftr with jets,
 advanced artillery vs 4 inf 1 aa with radar\" (the ruleset's research
-charts give them their effect).";
+charts give them their effect).
+Rule options are given as in `warboard play`, --option NAME=VALUE; the one
+that changes battles is low_luck (--low-luck): each group of dice that
+rolls together adds up its values, a hit per full 6 is sure and one die
+rolls for the remainder (docs/low-luck.md); AA hits are then chosen by the
+attacker.";
 
 #[derive(Args)]
 #[command(after_help = ASSUMPTIONS)]
@@ -47,6 +54,15 @@ pub struct CalcArgs {
     /// roll each).
     #[arg(long, default_value = "classic")]
     ruleset: String,
+    /// A rule option of the ruleset, NAME=VALUE, repeatable, as `warboard
+    /// play` takes them (e.g. --option low_luck=true).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    options: Vec<String>,
+    /// Low Luck, the same as --option low_luck=true: each group of dice
+    /// adds up its values, a hit per full 6 is sure and one die rolls for
+    /// the remainder (docs/low-luck.md).
+    #[arg(long)]
+    low_luck: bool,
     /// The attacking land units come straight from transports: attacking
     /// battleships bombard in round one, and nobody retreats.
     #[arg(long)]
@@ -97,7 +113,7 @@ pub fn run(args: CalcArgs) -> ExitCode {
 }
 
 fn calc(args: &CalcArgs) -> Result<String, String> {
-    let rs = warboard_rules::ruleset(&args.ruleset).map_err(|e| e.to_string())?;
+    let rs = with_options(&args.ruleset, &args.options, args.low_luck)?;
     let mut battle = Battle::parse(&args.battle).map_err(|e| e.to_string())?;
     battle.attackers = battle.attackers.in_ruleset(&rs);
     battle.defenders = battle.defenders.in_ruleset(&rs);
@@ -114,7 +130,7 @@ fn calc(args: &CalcArgs) -> Result<String, String> {
             return Err(format!("{}: charts are written as SVG: name the file FILE.svg", path.display()));
         }
     }
-    let mut calc = Calculator::new(rs);
+    let mut calc = Calculator::new(rs.clone());
     let outcome = match args.monte_carlo {
         Some(runs) => calc.monte_carlo(&battle, &opts, MonteCarlo { runs, seed: args.seed }),
         None => calc.exact_uncached(&battle, &opts),
@@ -127,11 +143,32 @@ fn calc(args: &CalcArgs) -> Result<String, String> {
         let mut v = outcome.to_json();
         let obj = v.as_object_mut().expect("an object");
         obj.insert("ruleset".into(), json!(args.ruleset));
+        obj.insert("options".into(), json!(rs.options.canonical()));
         obj.insert("attackers".into(), army_json(&battle.attackers));
         obj.insert("defenders".into(), army_json(&battle.defenders));
         return Ok(format!("{v}\n"));
     }
-    Ok(table(&args.ruleset, &battle, &opts, &outcome))
+    Ok(table(&args.ruleset, rs.options.low_luck, &battle, &opts, &outcome))
+}
+
+/// The ruleset with the options of the command line, set by their
+/// documented names (a value as JSON, or a plain word), as `play` sets
+/// them.
+fn with_options(name: &str, options: &[String], low_luck: bool) -> Result<Arc<Ruleset>, String> {
+    let base = warboard_rules::ruleset(name).map_err(|e| e.to_string())?;
+    let mut changes = crate::play::parse_options(options)?;
+    if low_luck {
+        changes.insert("low_luck".into(), json!(true));
+    }
+    if changes.is_empty() {
+        return Ok(base);
+    }
+    let mut values = Vec::new();
+    for (k, v) in &changes {
+        let tv: toml::Value = serde_json::from_value(v.clone()).map_err(|e| format!("option `{k}`: {e}"))?;
+        values.push((k.as_str(), tv));
+    }
+    Ok(Arc::new(base.with_options(values.iter().map(|(k, v)| (*k, v)))?))
 }
 
 fn army_json(a: &Army) -> Value {
@@ -160,7 +197,7 @@ fn pm(se: Option<f64>, as_pct: bool) -> String {
 /// Entries of a distribution shown before "... more".
 const SHOWN: usize = 12;
 
-fn table(ruleset: &str, battle: &Battle, opts: &CalcOptions, o: &Outcome) -> String {
+fn table(ruleset: &str, low_luck: bool, battle: &Battle, opts: &CalcOptions, o: &Outcome) -> String {
     let mut s = String::new();
     let method = match o.method {
         Method::Exact => "exact".to_string(),
@@ -168,6 +205,9 @@ fn table(ruleset: &str, battle: &Battle, opts: &CalcOptions, o: &Outcome) -> Str
     };
     let _ = writeln!(s, "{}  vs  {}", battle.attackers, battle.defenders);
     let mut how = vec![ruleset.to_string(), method];
+    if low_luck {
+        how.push("low luck".into());
+    }
     if opts.amphibious {
         how.push("amphibious".into());
     }

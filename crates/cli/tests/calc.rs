@@ -198,3 +198,28 @@ fn refusals_come_from_the_counts() {
     let err = fails(&["calc", "1 inf vs 1 inf", "--attacker-order", &name], &format!("unknown unit \"{}…\"", "w".repeat(40)));
     assert!(err.len() < 400, "{} bytes", err.len());
 }
+
+/// Low Luck (issue 33, docs/low-luck.md): `--low-luck`, or the option by
+/// name as `play` takes it; the table says so, JSON names the options.
+#[test]
+fn low_luck_is_an_option_of_the_calculator() {
+    // 2 armor against 3 infantry: one sure hit a side, then the armor's
+    // die for 3 against 4 and then 2 (1 in 10 to win), not 1 in ~4 with dice.
+    let flag: &[&str] = &["calc", "2 arm vs 3 inf", "--json", "--low-luck"];
+    let option: &[&str] = &["calc", "2 arm vs 3 inf", "--json", "--option", "low_luck=true"];
+    for args in [flag, option] {
+        let v = json(args);
+        assert!((num(&v, "attacker_wins") - 0.1).abs() < 1e-9, "{args:?}: {v}");
+        assert!(v["options"].as_str().unwrap().contains("low_luck=true"), "{v}");
+    }
+    let dice = json(&["calc", "2 arm vs 3 inf", "--json"]);
+    assert!((num(&dice, "attacker_wins") - 0.1).abs() > 0.05);
+    assert!(dice["options"].as_str().unwrap().contains("low_luck=false"));
+    let out = warboard(&["calc", "2 arm vs 3 inf", "--low-luck", "--ruleset", "europe"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(europe, exact, low luck)"));
+    let out = warboard(&["calc", "2 arm vs 3 inf", "--option", "low_luck=sometimes"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("option `low_luck` is true or false"));
+    let help = String::from_utf8(warboard(&["calc", "--help"]).stdout).unwrap();
+    assert!(help.contains("--low-luck") && help.contains("--option <NAME=VALUE>"), "{help}");
+}

@@ -171,6 +171,24 @@ fn options_that_no_longer_match() {
     expect(load_value(&v), "save/options-mismatch", "weapons_development=true");
 }
 
+/// A save written before an option was declared (issue 33: `low_luck`,
+/// declared in every ruleset) names it nowhere; at its default it changes
+/// nothing in that game, so the save loads.
+#[test]
+fn options_declared_since_the_save_load_at_their_defaults() {
+    let (record, mut v) = played();
+    let now = v["options"]["canonical"].as_str().unwrap().to_string();
+    let before = now.replace(",low_luck=false", "").replace("low_luck=false,", "");
+    assert_ne!(before, now, "the ruleset declares low_luck");
+    v["options"]["canonical"] = json!(before);
+    v["record_hash"] = json!(record_hash(&v));
+    let loaded = Record::load(&serde_json::to_string_pretty(&v).unwrap()).expect("the older save loads");
+    assert_eq!(loaded.state(), record.state());
+    // Another value than the default is a change of rules: refused.
+    v["options"]["canonical"] = json!(now.replace("low_luck=false", "low_luck=true"));
+    expect(load_value(&v), "save/options-mismatch", "low_luck=true");
+}
+
 #[test]
 fn bad_starting_position() {
     let (_, mut v) = played();

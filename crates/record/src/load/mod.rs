@@ -215,7 +215,9 @@ fn load_entries(header: Header, log: &RawValue, snapshot: GameState, unverified:
     }
     let start = Start { ruleset: header.ruleset, options: header.options.changed, position: header.position, dice: header.dice.mode() };
     let mut record = start_replay(start, &header.dice)?;
-    let rebuilt = record.game().ruleset.options.canonical();
+    // Options declared since the save was written, at their defaults,
+    // change nothing in its game (docs/saves.md).
+    let rebuilt = record.game().ruleset.options.canonical_as_of(&header.options.canonical);
     if rebuilt != header.options.canonical {
         return Err(LoadError::OptionsMismatch { recorded: header.options.canonical, rebuilt });
     }

@@ -303,6 +303,9 @@ pub fn targets_of(rs: &crate::Ruleset, s: &crate::GameState, b: &super::Battle, 
 
 /// Rolls for `firing` and groups the hits by what they may take.
 fn fire_groups(ctx: &mut Ctx<'_>, b: &super::Battle, firing: &[UnitId], attacking: bool, who: &str) -> Result<Vec<HitGroup>, RuleError> {
+    if ctx.rs.options.low_luck {
+        return low_luck_groups(ctx, b, firing, attacking, who);
+    }
     let scored = roll_each(ctx, firing, attacking, who)?;
     let mut groups: Vec<HitGroup> = Vec::new();
     // Units of one type on one side share their targets: ask once a type.
@@ -338,6 +341,23 @@ pub struct Firing {
     pub value: u8,
     pub dice: u8,
     pub best_of: bool,
+}
+
+impl Firing {
+    /// What a unit firing so adds to its group's total under Low Luck
+    /// (docs/low-luck.md): its value for each die, a value of 6 or more
+    /// counting 6 (such a die always hits); where only the best of its dice
+    /// counts (Anniversary heavy bombers), its value and one more for each
+    /// further die, at most 6 (TripleA's power of a "choose best roll"
+    /// unit: strength + (rolls - 1)).
+    pub fn low_luck_pips(&self) -> u32 {
+        let (v, n) = (u32::from(self.value.min(6)), u32::from(self.dice));
+        match (v, n) {
+            (0, _) | (_, 0) => 0,
+            _ if self.best_of => (v + n - 1).min(6),
+            _ => v * n,
+        }
+    }
 }
 
 /// How a unit fires, its owner's developments included.
@@ -384,43 +404,11 @@ pub fn firing(rs: &crate::ruleset::Ruleset, st: &crate::ruleset::UnitStats, atta
 /// (artillery and infantry, one to one) roll at the supported value.
 /// Returns the hits each unit scored.
 fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) -> Result<Vec<(UnitId, UnitType, u32)>, RuleError> {
-    let mut order: Vec<UnitId> = units.to_vec();
-    let key = |id: &UnitId| {
-        let u = ctx.s.unit(*id).unwrap();
-        (ctx.rs.rank(u.kind), u.id)
-    };
-    // Callers pass battle order already; sort only if not.
-    if !order.is_sorted_by_key(key) {
-        order.sort_by_key(key);
-    }
-    let mut supporters: Vec<(crate::ids::UnitType, u8, u32)> = Vec::new();
-    if attacking && ctx.rs.unit_types().any(|u| u.support.is_some()) {
-        for id in &order {
-            let u = ctx.s.unit(*id).unwrap();
-            if let Some(sup) = ctx.rs.stats(u.kind).support {
-                // Advanced Artillery: each artillery supports two infantry
-                // (Anniversary chart 1).
-                let n = if ctx.s.has_development(u.owner, Development::AdvancedArtillery) { 2 } else { 1 };
-                match supporters.iter_mut().find(|(t, v, _)| *t == sup.target && *v == sup.attack) {
-                    Some(entry) => entry.2 += n,
-                    None => supporters.push((sup.target, sup.attack, n)),
-                }
-            }
-        }
-    }
+    let fired = firings(ctx, units, attacking);
     let mut dice = Vec::new();
     let mut runs: Vec<crate::action::DiceRun> = Vec::new();
     let mut scored = Vec::new();
-    for id in order {
-        let Firing { mut value, dice: n, best_of } = value_of(ctx, id, attacking);
-        let kind = ctx.s.unit(id).unwrap().kind;
-        if let Some(entry) = supporters.iter_mut().find(|(t, v, left)| *t == kind && *left > 0 && *v > value) {
-            value = entry.1;
-            entry.2 -= 1;
-        }
-        if value == 0 {
-            continue;
-        }
+    for (id, kind, Firing { value, dice: n, best_of }) in fired {
         let mut hits = 0;
         for _ in 0..n {
             let d = ctx.roll()?;
@@ -450,6 +438,121 @@ fn roll_each(ctx: &mut Ctx<'_>, units: &[UnitId], attacking: bool, who: &str) ->
         ctx.events.push(Event::Rolled { purpose: who.to_string(), dice, hits, by: runs });
     }
     Ok(scored)
+}
+
+/// How each of `units` fires in this step, in dice order (unit-table
+/// order, then the order units were listed or arrived: FORMAT.md), the
+/// units that roll no die left out: a unit's value with its owner's
+/// developments, raised where a supporter pairs with it (artillery and
+/// infantry, one to one, attacking).
+fn firings(ctx: &Ctx<'_>, units: &[UnitId], attacking: bool) -> Vec<(UnitId, UnitType, Firing)> {
+    let mut order: Vec<UnitId> = units.to_vec();
+    let key = |id: &UnitId| {
+        let u = ctx.s.unit(*id).unwrap();
+        (ctx.rs.rank(u.kind), u.id)
+    };
+    // Callers pass battle order already; sort only if not.
+    if !order.is_sorted_by_key(key) {
+        order.sort_by_key(key);
+    }
+    let mut supporters: Vec<(crate::ids::UnitType, u8, u32)> = Vec::new();
+    if attacking && ctx.rs.unit_types().any(|u| u.support.is_some()) {
+        for id in &order {
+            let u = ctx.s.unit(*id).unwrap();
+            if let Some(sup) = ctx.rs.stats(u.kind).support {
+                // Advanced Artillery: each artillery supports two infantry
+                // (Anniversary chart 1).
+                let n = if ctx.s.has_development(u.owner, Development::AdvancedArtillery) { 2 } else { 1 };
+                match supporters.iter_mut().find(|(t, v, _)| *t == sup.target && *v == sup.attack) {
+                    Some(entry) => entry.2 += n,
+                    None => supporters.push((sup.target, sup.attack, n)),
+                }
+            }
+        }
+    }
+    let mut fired = Vec::with_capacity(order.len());
+    for id in order {
+        let mut f = value_of(ctx, id, attacking);
+        let kind = ctx.s.unit(id).unwrap().kind;
+        if let Some(entry) = supporters.iter_mut().find(|(t, v, left)| *t == kind && *left > 0 && *v > f.value) {
+            f.value = entry.1;
+            entry.2 -= 1;
+        }
+        if f.value > 0 {
+            fired.push((id, kind, f));
+        }
+    }
+    fired
+}
+
+/// Low Luck (knob `low_luck`, docs/low-luck.md): the units of `firing`
+/// that roll together in this step, split into groups by the units their
+/// hits may take ([`targets_of`]; two restrictions that spare the same
+/// enemy units, or none there, are one group), each group's values added
+/// up ([`Firing::low_luck_pips`]): a hit per full six for sure, and one
+/// die for the remainder ([`Ctx::low_luck`]). Groups roll in the order of
+/// their first unit in dice order. One event for the step: the remainder
+/// dice and the hits.
+fn low_luck_groups(
+    ctx: &mut Ctx<'_>,
+    b: &super::Battle,
+    firing: &[UnitId],
+    attacking: bool,
+    who: &str,
+) -> Result<Vec<HitGroup>, RuleError> {
+    let fired = firings(ctx, firing, attacking);
+    let hit_side = if attacking { BattleSide::Defender } else { BattleSide::Attacker };
+    // (targets, the enemy units they may take, pips)
+    let mut groups: Vec<(Targets, Vec<UnitId>, u32)> = Vec::new();
+    let mut known: Vec<(UnitType, Targets)> = Vec::new();
+    for (id, kind, f) in fired {
+        let targets = match known.iter().find(|(k, _)| *k == kind) {
+            Some((_, t)) => *t,
+            None => {
+                let t = targets_of(ctx.rs, ctx.s, b, id);
+                known.push((kind, t));
+                t
+            }
+        };
+        let pips = f.low_luck_pips();
+        if let Some(g) = groups.iter_mut().find(|g| g.0 == targets) {
+            g.2 += pips;
+            continue;
+        }
+        let mut may_take = super::casualties::pool(ctx.rs, ctx.s, b, hit_side, targets);
+        may_take.sort_unstable();
+        may_take.dedup();
+        match groups.iter_mut().find(|g| g.1 == may_take) {
+            Some(g) => g.2 += pips,
+            None => groups.push((targets, may_take, pips)),
+        }
+    }
+    let mut dice = Vec::new();
+    let mut out = Vec::with_capacity(groups.len());
+    for (targets, _, pips) in groups {
+        out.push(HitGroup { targets, hits: ctx.low_luck(pips, &mut dice)? });
+    }
+    if !out.is_empty() {
+        let hits = out.iter().map(|g| g.hits).sum();
+        ctx.events.push(Event::Rolled { purpose: who.to_string(), dice, hits, by: Vec::new() });
+    }
+    Ok(out)
+}
+
+impl Ctx<'_> {
+    /// One Low Luck group's hits (knob `low_luck`, docs/low-luck.md): of
+    /// `pips`, the values its dice would roll at added up, a hit per full
+    /// six for sure; a remainder r rolls one die (into `dice`), one more
+    /// hit when it shows r or less. A multiple of six rolls nothing.
+    pub(crate) fn low_luck(&mut self, pips: u32, dice: &mut Vec<u8>) -> Result<u32, RuleError> {
+        let (sure, rest) = (pips / 6, pips % 6);
+        if rest == 0 {
+            return Ok(sure);
+        }
+        let d = self.roll()?;
+        dice.push(d);
+        Ok(sure + u32::from(u32::from(d) <= rest))
+    }
 }
 
 /// Leaves hits waiting for casualties (hits no unit can take are lost when

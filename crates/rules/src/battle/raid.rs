@@ -28,6 +28,7 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
     };
     let mut dice = Vec::new();
     let mut hits = 0;
+    let mut pips = 0;
     for id in &firing {
         let u = ctx.s.unit(*id).unwrap();
         let st = ctx.rs.stats(u.kind);
@@ -41,13 +42,21 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
             (RaidAirCombat::AttackAndDefense, BattleSide::Attacker) => st.attack,
             (RaidAirCombat::AttackAndDefense, BattleSide::Defender) => st.defense,
         };
+        if ctx.rs.options.low_luck {
+            // One group, its values added up (docs/low-luck.md).
+            pips += u32::from(value.min(6));
+            continue;
+        }
         let d = ctx.roll()?;
         dice.push(d);
         if d <= value {
             hits += 1;
         }
     }
-    if !dice.is_empty() {
+    if ctx.rs.options.low_luck {
+        hits = ctx.low_luck(pips, &mut dice)?;
+    }
+    if !firing.is_empty() {
         let who = if side == BattleSide::Attacker { "escorts" } else { "interceptors" };
         ctx.events.push(Event::Rolled { purpose: format!("{who} at {}", ctx.name(b.at)), dice, hits, by: Vec::new() });
     }

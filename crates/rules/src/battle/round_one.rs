@@ -37,6 +37,18 @@ pub(crate) fn aa_fire(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     };
     let value = aa_value(ctx, aa);
     let aircraft = pool(ctx.rs, ctx.s, &b, BattleSide::Attacker, Targets::AIRCRAFT);
+    if ctx.rs.options.low_luck {
+        // One group: a shot at each aircraft, added up (docs/low-luck.md).
+        // No die is any aircraft's own, so the attacker chooses the losses
+        // whatever `aa_hits_chosen` says.
+        let mut dice = Vec::new();
+        let hits = ctx.low_luck(aircraft.len() as u32 * u32::from(value.min(6)), &mut dice)?;
+        if !aircraft.is_empty() {
+            ctx.events.push(Event::Rolled { purpose: format!("AA fire at {}", ctx.name(b.at)), dice, hits, by: Vec::new() });
+        }
+        pend(ctx, i, BattleSide::Attacker, &[HitGroup { targets: Targets::AIRCRAFT, hits }], Removal::Now);
+        return Ok(());
+    }
     let mut dice = Vec::new();
     for _ in &aircraft {
         dice.push(ctx.roll()?);
@@ -98,16 +110,26 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
     }
     let mut dice = Vec::new();
     let mut hits = 0;
+    let low_luck = ctx.rs.options.low_luck;
+    let mut pips = 0;
     for id in &ships {
-        let d = ctx.roll()?;
         let value = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).bombard;
-        dice.push(d);
-        if d <= value {
-            hits += 1;
+        if low_luck {
+            // One group, its values added up (docs/low-luck.md).
+            pips += u32::from(value.min(6));
+        } else {
+            let d = ctx.roll()?;
+            dice.push(d);
+            if d <= value {
+                hits += 1;
+            }
         }
         ctx.s.unit_mut(*id).unwrap().flags.fought = true;
     }
-    if !dice.is_empty() {
+    if low_luck {
+        hits = ctx.low_luck(pips, &mut dice)?;
+    }
+    if !ships.is_empty() {
         ctx.events.push(Event::Rolled { purpose: "shore bombardment".into(), dice, hits, by: Vec::new() });
     }
     pend(ctx, i, BattleSide::Defender, &[HitGroup { targets: Targets::ANY, hits }], Removal::EndOfRound);

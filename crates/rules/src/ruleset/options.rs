@@ -303,6 +303,12 @@ pub struct RuleKnobs {
     /// (TripleA's "Blitz Through Factories And AA Restricted"); false: they
     /// do not count, as DAAK 3.6(b) rules.
     pub factories_and_aa_stop_blitz: bool,
+    /// Low Luck (issue 33; TripleA's and aacalc2's "Low Luck"; docs/low-luck.md):
+    /// each firing group's dice become its units' values added up, a hit
+    /// per full six for sure and one die for the remainder
+    /// (`battle/fire.rs::low_luck`). To-hit rolls only: bombing damage,
+    /// rockets, research and tie dice roll as ever.
+    pub low_luck: bool,
     /// With `repair_at_turn_end`: every power's damaged units are repaired at
     /// the end of each turn, not only those of the power whose turn it was
     /// (rules/anniversary.md §3 [UNSURE: whose turn]).
@@ -446,6 +452,7 @@ impl Default for RuleKnobs {
             fighters_placed_on_carriers: false,
             factories_and_aa_stop_blitz: false,
             repair_every_power: false,
+            low_luck: false,
         }
     }
 }
@@ -620,6 +627,29 @@ impl Options {
             .collect::<Vec<_>>()
             .join(",")
     }
+
+    /// The canonical string as a game whose canonical string was
+    /// `recorded` reads it: an option declared since (not named in
+    /// `recorded`) and still at its declared default is left out. Adding
+    /// an option at a default that keeps the old rules (`low_luck`) leaves
+    /// the rules of games saved before it as they were, so those saves
+    /// still load; an option changed, or one removed, still differs.
+    pub fn canonical_as_of(&self, recorded: &str) -> String {
+        let table = toml::Table::try_from(&self.knobs).expect("knobs serialise");
+        let named = |name: &str| {
+            let entry = format!("{name}=");
+            recorded.starts_with(&entry) || recorded.contains(&format!(",{entry}"))
+        };
+        let mut decls: Vec<&OptionDecl> = self.declared.iter().collect();
+        decls.sort_by(|a, b| a.name.cmp(&b.name));
+        decls
+            .iter()
+            .filter_map(|d| table.get(d.knob_name()).map(|v| (d, v)))
+            .filter(|(d, v)| named(&d.name) || **v != d.default)
+            .map(|(d, v)| format!("{}={v}", d.name))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
 }
 
 #[cfg(test)]
@@ -647,6 +677,21 @@ mod tests {
         assert!(o.set("weapons_development", &toml::Value::Integer(1)).unwrap_err().contains("true or false"));
         o.set("weapons_development", &toml::Value::Boolean(false)).unwrap();
         assert_eq!(o.canonical(), "weapons_development=false");
+    }
+
+    #[test]
+    fn options_declared_since_a_save_at_their_default_are_left_out() {
+        let d = decl(
+            "[[option]]\nname = \"weapons_development\"\ntype = \"bool\"\ndefault = false\ndoc = \"research\"\n\
+             [[option]]\nname = \"low_luck\"\ntype = \"bool\"\ndefault = false\ndoc = \"low luck\"\n",
+        );
+        let mut o = Options::new(&toml::Table::new(), d).unwrap();
+        let old = "weapons_development=false";
+        assert_eq!(o.canonical(), "low_luck=false,weapons_development=false");
+        assert_eq!(o.canonical_as_of(old), old, "a save from before `low_luck` reads as it was written");
+        assert_eq!(o.canonical_as_of(&o.canonical()), o.canonical());
+        o.set("low_luck", &toml::Value::Boolean(true)).unwrap();
+        assert_eq!(o.canonical_as_of(old), "low_luck=true,weapons_development=false", "set, it is named");
     }
 
     #[test]

@@ -161,11 +161,20 @@ impl Ctx<'_> {
         let alive: Vec<UnitId> = units.iter().copied().filter(|id| self.s.unit(*id).is_some_and(|u| u.at == dest)).collect();
         let mut dice = Vec::new();
         let mut lost = Vec::new();
-        for id in alive {
-            let d = self.roll()?;
-            dice.push(d);
-            if d <= value {
-                lost.push(id);
+        if self.rs.options.low_luck {
+            // One group, a shot at each aircraft added up (docs/low-luck.md);
+            // no die is an aircraft's own and nobody is asked in a move: the
+            // hits take the aircraft in the default order of loss.
+            let hits = self.low_luck(alive.len() as u32 * u32::from(value.min(6)), &mut dice)?;
+            lost = crate::battle::casualties::default_order(self.rs, self.s, &alive, true);
+            lost.truncate(hits as usize);
+        } else {
+            for id in alive {
+                let d = self.roll()?;
+                dice.push(d);
+                if d <= value {
+                    lost.push(id);
+                }
             }
         }
         self.events.push(Event::Rolled { purpose: format!("AA fire over {}", self.name(t)), dice, hits: lost.len() as u32, by: Vec::new() });
