@@ -170,5 +170,5 @@ export interface ReplayStep {
   seq: number;
   count: number;
   position: import("./types").Position;
-  story: { kind: string; text: string }[];
+  story: { kind: string; text: string; key?: string; args?: Record<string, unknown> }[];
 }

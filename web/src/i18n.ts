@@ -1,4 +1,5 @@
 import { REFUSALS_DE } from "./refusals_de";
+import { STORY_DE, PURPOSES_DE } from "./story_de";
 
 // Every string the page shows, in English and German. The language comes
 // from a saved choice (the header's switch), else navigator.language.
@@ -520,6 +521,23 @@ export function errorText(code: string, message: string, args?: Record<string, u
   return filled ?? generic;
 }
 
+/** A story line as the player reads it: the server's English words, or
+ * in German from what the line says (`key`, `args`). Dice and losses keep
+ * the indent that sets them under their battle. */
+export function storyText(line: { text: string; key?: string; args?: Record<string, unknown> }): string {
+  if (lang !== "de" || !line.key || !line.args) return line.text;
+  const template = STORY_DE[line.key];
+  const filled = template ? fill(template, line.args) : null;
+  if (filled === null) return line.text;
+  const indent = /^\s*/.exec(line.text)?.[0] ?? "";
+  return indent + filled;
+}
+
+function purposeName(purpose: string): string {
+  for (const [pattern, german] of PURPOSES_DE) if (pattern.test(purpose)) return purpose.replace(pattern, german);
+  return purpose;
+}
+
 /** A template with every `{name}` taken from `args`, or null where one is missing. */
 function fill(template: string, args: Record<string, unknown>): string | null {
   let missing = false;
@@ -529,8 +547,11 @@ function fill(template: string, args: Record<string, unknown>): string | null {
       missing = true;
       return "";
     }
-    if (k.startsWith("unit")) return unitName(String(v));
-    if (k.startsWith("power")) return powerName(String(v));
+    if (k.startsWith("unit") && k !== "units") return unitName(String(v));
+    if (k.startsWith("power") || k === "winner") return powerName(String(v));
+    if (k === "phase") return phaseName(String(v));
+    if (k === "purpose") return purposeName(String(v));
+    if (k === "development") return String(v).replace(/_/g, " ");
     return String(v);
   });
   return missing ? null : out;

@@ -1,7 +1,7 @@
 // The game's log: the story lines of each entry, newest at the bottom.
 
 import { h } from "./dom";
-import { t, powerName } from "./i18n";
+import { t, powerName, storyText } from "./i18n";
 import { Entry } from "./types";
 
 export class GameLog {
@@ -28,7 +28,7 @@ export class GameLog {
       const type = (entry.action as { type?: string } | undefined)?.type ?? "?";
       return [h("li", { "data-kind": "action", "data-seq": seq, class: "kind-action" }, `${entry.power ?? ""} ${type}`.trim())];
     }
-    return story.map((line) => h("li", { "data-kind": line.kind, "data-seq": seq, class: `kind-${line.kind}` }, line.text));
+    return story.map((line) => h("li", { "data-kind": line.kind, "data-seq": seq, class: `kind-${line.kind}` }, storyText(line)));
   }
 
   add(entry: Entry): void {
@@ -41,7 +41,7 @@ export class GameLog {
     const last = this.el.lastElementChild as HTMLLIElement | null;
     if (first?.merge && last && last.dataset.kind === first.kind && lines.length > 0) {
       this.joined.push({ seq: entry.seq, li: last, text: last.textContent ?? "" });
-      last.textContent = first.text;
+      last.textContent = storyText(first);
       lines.shift();
     }
     for (const li of lines) this.el.appendChild(li);

@@ -90,6 +90,9 @@ export interface StoryLine {
   text: string;
   /** Joins the previous entry's last line (the computer's one-unit moves grouped): `text` is the joined line. */
   merge?: boolean;
+  /** What the line says, for telling it in German (web/src/story_de.ts). */
+  key?: string;
+  args?: Record<string, unknown>;
 }
 
 export interface Entry {

@@ -106,32 +106,91 @@ fn raid_sentence(rs: &Ruleset, at: &str, victim: &str, amount: i32) -> String {
     }
 }
 
+/// What a sentence says, apart from its English words: a stable `key` for
+/// its form and the values it names (`power…`: a power id, `phase`: a
+/// phase id, `purpose`: the rules core's name for a roll, others as the
+/// English sentence writes them: space ids, unit counts such as "2 inf 1
+/// arm", numbers, dice). A front end in another language tells the event
+/// from these (the browser's German log, web/src/story_de.ts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    pub key: &'static str,
+    pub args: Vec<(&'static str, String)>,
+}
+
+impl Said {
+    pub fn new(key: &'static str, args: &[(&'static str, &str)]) -> Said {
+        Said { key, args: args.iter().map(|(k, v)| (*k, v.to_string())).collect() }
+    }
+
+    /// The value named `key`, if the sentence names one.
+    pub fn arg(&self, key: &str) -> Option<&str> {
+        self.args.iter().find(|(k, _)| *k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets (or adds) the value named `key`.
+    pub fn set(&mut self, key: &'static str, value: String) {
+        match self.args.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => self.args.push((key, value)),
+        }
+    }
+}
+
 /// One event in words: the one place where warboard tells what happened,
 /// for `warboard replay`, the terminal game's log and other front ends.
 /// `before` and `after` are the states around the action that produced it.
 /// Phase starts are left to the caller (each front end heads its log its
 /// own way): `None`.
 pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event: &Event, words: &Wording) -> Option<(Topic, String)> {
+    event_told(rs, before, after, event, words).map(|(topic, text, _)| (topic, text))
+}
+
+/// [`event_sentence`] with what the sentence says ([`Said`]).
+pub fn event_told(rs: &Ruleset, before: &GameState, after: &GameState, event: &Event, words: &Wording) -> Option<(Topic, String, Said)> {
     let counts = words.counts;
+    let said = Said::new;
     Some(match event {
         Event::PhaseStarted { .. } => return None,
-        Event::Eliminated { power: p } => (Topic::Capture, format!("{} is out of the game", power(rs, *p))),
-        Event::Purchased { power: p, units, cost } => (Topic::Action, purchase_sentence(power(rs, *p), &counts(units), *cost)),
+        Event::Eliminated { power: p } => (Topic::Capture, format!("{} is out of the game", power(rs, *p)), said("eliminated", &[("power", power(rs, *p))])),
+        Event::Purchased { power: p, units, cost } => {
+            let (who, what) = (power(rs, *p), counts(units));
+            let key = match cost {
+                0 => "received",
+                1 => "bought_one",
+                _ => "bought",
+            };
+            (Topic::Action, purchase_sentence(who, &what, *cost), said(key, &[("power", who), ("units", &what), ("cost", &cost.to_string())]))
+        }
         Event::Moved { units, route } => {
             let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
             let path: Vec<&str> = route.iter().map(|s| space(rs, *s)).collect();
-            (Topic::Action, format!("{} moves {}: {}", power(rs, owner), units_in(before, units, words), path.join(words.arrow)))
+            let (who, what, path) = (power(rs, owner), units_in(before, units, words), path.join(words.arrow));
+            (Topic::Action, format!("{who} moves {what}: {path}"), said("moved", &[("power", who), ("units", &what), ("route", &path)]))
         }
-        Event::NeutralTaken { at, by, fee } => (Topic::Capture, format!("{} enters neutral {}, paying {fee} IPCs", power(rs, *by), space(rs, *at))),
-        Event::Captured { at, by, from } => (
+        Event::NeutralTaken { at, by, fee } => (
             Topic::Capture,
-            match from {
-                Some(from) => format!("{} captures {} from {}", power(rs, *by), space(rs, *at), power(rs, *from)),
-                None => format!("{} captures {}", power(rs, *by), space(rs, *at)),
-            },
+            format!("{} enters neutral {}, paying {fee} IPCs", power(rs, *by), space(rs, *at)),
+            said("neutral_taken", &[("power", power(rs, *by)), ("at", space(rs, *at)), ("fee", &fee.to_string())]),
         ),
-        Event::Liberated { at, for_power } => (Topic::Capture, format!("{} is liberated for {}", space(rs, *at), power(rs, *for_power))),
-        Event::BankTaken { from, to, amount } => (Topic::Capture, format!("{} takes {amount} IPCs from {}'s bank", power(rs, *to), power(rs, *from))),
+        Event::Captured { at, by, from } => match from {
+            Some(from) => (
+                Topic::Capture,
+                format!("{} captures {} from {}", power(rs, *by), space(rs, *at), power(rs, *from)),
+                said("captured_from", &[("power", power(rs, *by)), ("at", space(rs, *at)), ("powerFrom", power(rs, *from))]),
+            ),
+            None => (Topic::Capture, format!("{} captures {}", power(rs, *by), space(rs, *at)), said("captured", &[("power", power(rs, *by)), ("at", space(rs, *at))])),
+        },
+        Event::Liberated { at, for_power } => (
+            Topic::Capture,
+            format!("{} is liberated for {}", space(rs, *at), power(rs, *for_power)),
+            said("liberated", &[("at", space(rs, *at)), ("power", power(rs, *for_power))]),
+        ),
+        Event::BankTaken { from, to, amount } => (
+            Topic::Capture,
+            format!("{} takes {amount} IPCs from {}'s bank", power(rs, *to), power(rs, *from)),
+            said("bank_taken", &[("power", power(rs, *to)), ("powerFrom", power(rs, *from)), ("amount", &amount.to_string())]),
+        ),
         Event::Rolled { purpose, dice, hits, by } if !by.is_empty() => {
             // Each unit type's dice with what it hits on and scores (issue
             // 15, point 13): "attacker rolls inf@1 3 5 → 0, arm@3 2 6 4 →
@@ -144,15 +203,32 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
                 at = end;
                 runs.push(format!("{}@{} {} → {}", (words.counts)(&[(r.kind, 1)]).trim_start_matches("1 "), r.value, faces.join(" "), r.hits));
             }
-            (Topic::Dice, format!("{purpose} {} {}: {hits} hit{}", rolls(purpose), runs.join(", "), if *hits == 1 { "" } else { "s" }))
+            let runs = runs.join(", ");
+            (
+                Topic::Dice,
+                format!("{purpose} {} {runs}: {hits} hit{}", rolls(purpose), if *hits == 1 { "" } else { "s" }),
+                said("rolled_runs", &[("purpose", purpose), ("runs", &runs), ("hits", &hits.to_string())]),
+            )
         }
         Event::Rolled { purpose, dice, hits, .. } => {
             let faces: Vec<String> = dice.iter().map(|d| d.to_string()).collect();
+            let faces = faces.join(" ");
+            // Low Luck's to-hit steps: sure hits, and a die for a remainder
+            // only (docs/low-luck.md); the other dice roll as ever.
+            let low_luck = rs.options.low_luck
+                && !["strategic bombing", "research", "war bonds", "turn order"].contains(&purpose.as_str())
+                && !purpose.starts_with("rocket");
+            let s = if *hits == 1 { "" } else { "s" };
+            let named = [("purpose", purpose.as_str()), ("dice", faces.as_str()), ("hits", &hits.to_string())];
             // A raid's dice are damage, told by the line after them, not hits.
             if purpose == "strategic bombing" {
-                (Topic::Dice, format!("the bombers roll {}", faces.join(" ")))
+                (Topic::Dice, format!("the bombers roll {faces}"), said("bombers_roll", &named))
+            } else if low_luck && dice.is_empty() {
+                (Topic::Dice, format!("{purpose} (low luck): {hits} sure hit{s}, no die"), said("low_luck_sure", &named))
+            } else if low_luck {
+                (Topic::Dice, format!("{purpose} (low luck) {} {faces} → {hits} hit{s}", rolls(purpose)), said("low_luck_rolled", &named))
             } else {
-                (Topic::Dice, format!("{purpose} {} {} → {hits} hit{}", rolls(purpose), faces.join(" "), if *hits == 1 { "" } else { "s" }))
+                (Topic::Dice, format!("{purpose} {} {faces} → {hits} hit{s}", rolls(purpose)), said("rolled", &named))
             }
         }
         Event::Destroyed { units, at } => {
@@ -161,67 +237,104 @@ pub fn event_sentence(rs: &Ruleset, before: &GameState, after: &GameState, event
                 by_owner.entry(*owner).or_default().push((*kind, 1));
             }
             let parts: Vec<String> = by_owner.iter().map(|(p, kinds)| format!("{} {}", power(rs, *p), counts(kinds))).collect();
-            (Topic::Loss, format!("lost at {}: {}", space(rs, *at), parts.join("; ")))
+            let losses = parts.join("; ");
+            (Topic::Loss, format!("lost at {}: {losses}", space(rs, *at)), said("lost", &[("at", space(rs, *at)), ("losses", &losses)]))
         }
-        Event::Damaged { unit, hits } => (Topic::Loss, format!("{} is damaged ({hits} {})", units_in(before, &[*unit], words), if *hits == 1 { "hit" } else { "hits" })),
-        Event::Repaired { power: p, units } => (Topic::Income, format!("{} repairs {}", power(rs, *p), units_in(before, units, words))),
+        Event::Damaged { unit, hits } => {
+            let what = units_in(before, &[*unit], words);
+            (
+                Topic::Loss,
+                format!("{what} is damaged ({hits} {})", if *hits == 1 { "hit" } else { "hits" }),
+                said("damaged", &[("units", &what), ("hits", &hits.to_string())]),
+            )
+        }
+        Event::Repaired { power: p, units } => {
+            let what = units_in(before, units, words);
+            (Topic::Income, format!("{} repairs {what}", power(rs, *p)), said("repaired", &[("power", power(rs, *p)), ("units", &what)]))
+        }
         Event::Withdrew { units, from, to } => {
             let what = units_in(before, units, words);
-            let text = match to {
-                Some(to) => format!("{what} withdraw from {} to {}", space(rs, *from), space(rs, *to)),
-                None => format!("{what} break off the attack at {}", space(rs, *from)),
-            };
-            (Topic::Battle, text)
+            match to {
+                Some(to) => (
+                    Topic::Battle,
+                    format!("{what} withdraw from {} to {}", space(rs, *from), space(rs, *to)),
+                    said("withdrew", &[("units", &what), ("from", space(rs, *from)), ("to", space(rs, *to))]),
+                ),
+                None => (
+                    Topic::Battle,
+                    format!("{what} break off the attack at {}", space(rs, *from)),
+                    said("broke_off", &[("units", &what), ("from", space(rs, *from))]),
+                ),
+            }
         }
         Event::BattleEnded { at, result } => {
+            let here = [("at", space(rs, *at))];
             // A bombing raid is told as one: it ends in damage or with every
             // bomber shot down (issue 15, point 4).
             let raid = before.battles.iter().chain(after.battles.iter()).any(|b| b.at == *at && b.kind == BattleKind::Bombing);
             if raid {
-                let text = match result {
-                    BattleResult::AttackerWon => format!("the raid on {} is over", space(rs, *at)),
-                    _ => format!("the raid on {} ends with no bomber left to drop its bombs", space(rs, *at)),
-                };
-                return Some((Topic::Battle, text));
+                return Some(match result {
+                    BattleResult::AttackerWon => (Topic::Battle, format!("the raid on {} is over", space(rs, *at)), said("raid_over", &here)),
+                    _ => (Topic::Battle, format!("the raid on {} ends with no bomber left to drop its bombs", space(rs, *at)), said("raid_failed", &here)),
+                });
             }
-            let outcome = match result {
-                BattleResult::AttackerWon => "the attacker wins",
-                BattleResult::DefenderWon => "the defender holds",
+            let (outcome, key) = match result {
+                BattleResult::AttackerWon => ("the attacker wins", "battle_won"),
+                BattleResult::DefenderWon => ("the defender holds", "battle_held"),
                 // At sea there is no territory to keep.
-                BattleResult::Draw if rs.map.is_sea(*at) => "both sides are destroyed",
-                BattleResult::Draw => "both sides are destroyed (the defender keeps the territory)",
-                BattleResult::Retreated => "the attacker retreats",
-                BattleResult::Pending | BattleResult::Ongoing => "not over",
+                BattleResult::Draw if rs.map.is_sea(*at) => ("both sides are destroyed", "battle_draw_at_sea"),
+                BattleResult::Draw => ("both sides are destroyed (the defender keeps the territory)", "battle_draw"),
+                BattleResult::Retreated => ("the attacker retreats", "battle_retreated"),
+                BattleResult::Pending | BattleResult::Ongoing => ("not over", "battle_not_over"),
             };
-            (Topic::Battle, format!("battle at {} ends: {outcome}", space(rs, *at)))
+            (Topic::Battle, format!("battle at {} ends: {outcome}", space(rs, *at)), said(key, &here))
         }
-        Event::Bombed { at, victim, ipcs } => (Topic::Loss, raid_sentence(rs, space(rs, *at), power(rs, *victim), *ipcs)),
+        Event::Bombed { at, victim, ipcs } => {
+            let (at, victim) = (space(rs, *at), power(rs, *victim));
+            let key = if rs.options.bombing_cap == warboard_rules::ruleset::BombingCap::FactoryDamage { "raid_damage" } else { "raid_cost" };
+            (Topic::Loss, raid_sentence(rs, at, victim, *ipcs), said(key, &[("at", at), ("power", victim), ("amount", &ipcs.to_string())]))
+        }
         Event::Placed { at, units } => {
             // The newest unit there is one just placed: its owner placed it
             // (in the Alternative rules' shopping every nation places).
             let by = after.units.iter().filter(|u| u.at == *at).max_by_key(|u| u.id).map_or(before.turn, |u| u.owner);
-            (Topic::Action, format!("{} places {} at {}", power(rs, by), counts(units), space(rs, *at)))
+            let what = counts(units);
+            (
+                Topic::Action,
+                format!("{} places {what} at {}", power(rs, by), space(rs, *at)),
+                said("placed", &[("power", power(rs, by)), ("units", &what), ("at", space(rs, *at))]),
+            )
         }
-        Event::LostUnplaced { units } => (Topic::Loss, format!("{} loses unplaced {}", power(rs, before.turn), counts(units))),
-        Event::Developed { power: p, development } => (Topic::Income, format!("{} develops {}", power(rs, *p), development.replace('_', " "))),
+        Event::LostUnplaced { units } => {
+            let what = counts(units);
+            (Topic::Loss, format!("{} loses unplaced {what}", power(rs, before.turn)), said("lost_unplaced", &[("power", power(rs, before.turn)), ("units", &what)]))
+        }
+        Event::Developed { power: p, development } => (
+            Topic::Income,
+            format!("{} develops {}", power(rs, *p), development.replace('_', " ")),
+            said("developed", &[("power", power(rs, *p)), ("development", development)]),
+        ),
         Event::Income { power: p, amount } => {
             let bank = after.ipcs.get(p.index()).copied().unwrap_or(0);
-            (Topic::Income, format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)))
+            (
+                Topic::Income,
+                format!("{} collects {amount} IPCs (bank {bank})", power(rs, *p)),
+                said("income", &[("power", power(rs, *p)), ("amount", &amount.to_string()), ("bank", &bank.to_string())]),
+            )
         }
-        Event::Converted { at, units, to } => {
-            (Topic::Action, format!(
-                "{} takes over {} allied unit{} at {} (Patriotic War)",
-                power(rs, *to),
-                units.len(),
-                if units.len() == 1 { "" } else { "s" },
-                space(rs, *at)
-            ))
-        }
-        Event::Paid { from, to, amount } => {
-            (Topic::Income, format!("{} hands {} {amount} IPCs for the Middle East", power(rs, *from), power(rs, *to)))
-        }
+        Event::Converted { at, units, to } => (
+            Topic::Action,
+            format!("{} takes over {} allied unit{} at {} (Patriotic War)", power(rs, *to), units.len(), if units.len() == 1 { "" } else { "s" }, space(rs, *at)),
+            said("converted", &[("power", power(rs, *to)), ("count", &units.len().to_string()), ("at", space(rs, *at))]),
+        ),
+        Event::Paid { from, to, amount } => (
+            Topic::Income,
+            format!("{} hands {} {amount} IPCs for the Middle East", power(rs, *from), power(rs, *to)),
+            said("paid", &[("power", power(rs, *from)), ("powerTo", power(rs, *to)), ("amount", &amount.to_string())]),
+        ),
         Event::Victory { winner, reason } => {
-            (Topic::Victory, format!("VICTORY for the {}: {reason}", winner.describe(|p| power(rs, p).to_string())))
+            let who = winner.describe(|p| power(rs, p).to_string());
+            (Topic::Victory, format!("VICTORY for the {who}: {reason}"), said("victory", &[("winner", &who), ("reason", reason)]))
         }
     })
 }
@@ -257,5 +370,22 @@ mod wording_tests {
         };
         assert_eq!(words(sea), "battle at NOR ends: both sides are destroyed");
         assert!(words(land).ends_with("(the defender keeps the territory)"));
+    }
+
+    /// Low Luck (docs/low-luck.md): a step's sure hits and its remainder
+    /// dice; the other dice are told as ever.
+    #[test]
+    fn low_luck_steps_tell_sure_hits() {
+        let on = toml::Value::Boolean(true);
+        let rs = std::sync::Arc::new(warboard_rules::ruleset("classic").unwrap().with_options([("low_luck", &on)]).unwrap());
+        let game = warboard_rules::Game::empty(rs.clone());
+        let words = |purpose: &str, dice: Vec<u8>, hits| {
+            let e = Event::Rolled { purpose: purpose.into(), dice, hits, by: Vec::new() };
+            let words = Wording { counts: |_| String::new(), arrow: "→" };
+            event_sentence(&rs, &game.state, &game.state, &e, &words).unwrap().1
+        };
+        assert_eq!(words("attacker", vec![], 1), "attacker (low luck): 1 sure hit, no die");
+        assert_eq!(words("defender", vec![4], 3), "defender (low luck) rolls 4 → 3 hits");
+        assert_eq!(words("research", vec![6, 2], 0), "research rolls 6 2 → 0 hits");
     }
 }

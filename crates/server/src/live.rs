@@ -542,7 +542,7 @@ fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules:
     let story: Vec<Value> = story
         .iter()
         .map(|(l, merge)| {
-            let mut line = json!({"kind": l.kind.name(), "text": l.text});
+            let mut line = story_line(l);
             if *merge {
                 line["merge"] = json!(true);
             }
@@ -559,6 +559,17 @@ fn entry_message(game: &Game, seq: i64, power: PowerId, before: &warboard_rules:
         "story": story,
         "next": next_actor(game),
     })
+}
+
+/// A story line as clients receive it: its kind and English text, and
+/// what it says (`key`, `args`) for a page in another language.
+pub fn story_line(line: &LogLine) -> Value {
+    let mut out = json!({"kind": line.kind.name(), "text": line.text});
+    if let Some(said) = &line.said {
+        out["key"] = json!(said.key);
+        out["args"] = Value::Object(said.args.iter().map(|(k, v)| (k.to_string(), json!(v))).collect());
+    }
+    out
 }
 
 /// The power whose decision the game waits for after an entry (`null` once

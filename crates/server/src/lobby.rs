@@ -145,10 +145,9 @@ pub async fn list(State(state): State<AppState>, who: MaybeAuthed, uri: axum::ht
         ("mine", None) => return Err(ApiError::unauthorized("sign in to list your games")),
         (other, _) => return Err(ApiError::bad_request("request/bad-field", format!("`filter` is `open` or `mine`, not `{other}`"))),
     };
-    let mut games = Vec::new();
-    for row in &rows {
-        games.push(game_json(&state, row).await?);
-    }
+    let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+    let mut seats = state.store.seats_named(&ids).await?;
+    let games: Vec<Value> = rows.iter().map(|row| game_value(row, seats.remove(&row.id).unwrap_or_default())).collect();
     Ok(Json(json!({"games": games})))
 }
 
@@ -226,7 +225,7 @@ pub async fn position(State(state): State<AppState>, who: MaybeAuthed, Path((id,
             .lines
             .iter()
             .filter(|l| l.sealed.is_none())
-            .map(|l| json!({"kind": l.kind.name(), "text": l.text}))
+            .map(crate::live::story_line)
             .collect();
         Ok(json!({
             "seq": entries.len(),
@@ -293,12 +292,15 @@ async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRo
 }
 
 pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiError> {
+    let seats = state.store.seats_named(std::slice::from_ref(&row.id)).await?.remove(&row.id).unwrap_or_default();
+    Ok(game_value(row, seats))
+}
+
+/// A game as the lobby describes it, from its row and its seats with the
+/// names of the accounts holding them.
+fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>) -> Value {
     let mut seats = Vec::new();
-    for s in state.store.seats(&row.id).await? {
-        let holder = match &s.account_id {
-            Some(id) => state.store.account(id).await?.map(|a| a.name),
-            None => None,
-        };
+    for (s, holder) in named {
         let kind = match s.kind {
             SeatKind::Open => "open",
             SeatKind::Account => "account",
@@ -312,7 +314,7 @@ pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiErro
         GameStatus::Over => "over",
     };
     let options: Value = serde_json::from_str(&row.options_json).unwrap_or(Value::Null);
-    Ok(json!({
+    json!({
         "id": row.id,
         "ruleset": row.ruleset,
         "options": options,
@@ -323,5 +325,5 @@ pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiErro
         "winner": row.winner,
         "created_at": row.created_at,
         "seats": seats,
-    }))
+    })
 }

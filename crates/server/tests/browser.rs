@@ -64,6 +64,13 @@ async fn a_german_player_reads_refusals_in_german() {
     assert!(problem[1].as_str().is_some_and(|t| t.starts_with("Höchstens 5 Nachrichten")), "worded in German from the code: {problem}");
     assert_eq!(browser.eval("document.querySelector('#chat-title').textContent").await, json!("Chat"));
     assert_eq!(browser.eval("document.querySelector('#income-chart-title').textContent").await, json!("Einkommen je Runde"));
+    // The log tells the game in German too: research ends, Russia buys.
+    let seq = act(&mut browser, "#end-phase", 0).await;
+    browser.fill("[data-buy=\"infantry\"]", "2").await;
+    act(&mut browser, "#buy-submit", seq).await;
+    browser.wait_for("Array.from(document.querySelectorAll('#log li')).some(li => li.textContent === 'Sowjetunion kauft 2 inf für 6 IPCs')", "the purchase told in German").await;
+    let phase_line = browser.eval("Array.from(document.querySelectorAll('#log li')).map(li => li.textContent).find(t => t.startsWith('-- '))").await;
+    assert_eq!(phase_line, json!("-- Sowjetunion: Einkauf"), "the phase heading in German");
     server.stop().await;
 }
 

@@ -3,6 +3,7 @@
 //! that the screen colours.
 
 use std::collections::BTreeMap;
+pub use warboard_record::narrate::Said;
 use warboard_record::narrate::{self, Topic, Wording};
 use warboard_rules::battle::{BattleKind, BattleResult, Decision};
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
@@ -74,6 +75,9 @@ pub struct LogLine {
     /// still on (Alternative: everybody shops at once, ALT L20): shown only
     /// to that nation's player until every nation is done.
     pub sealed: Option<Seal>,
+    /// What the line says apart from its English words, for a front end
+    /// in another language (`warboard_record::narrate::Said`).
+    pub said: Option<Said>,
 }
 
 /// Whose shopping a sealed line tells, and in which round.
@@ -93,12 +97,21 @@ pub struct UnitGroup {
 
 impl LogLine {
     pub fn new(kind: LineKind, text: impl Into<String>) -> LogLine {
-        LogLine { kind, text: text.into(), group: None, sealed: None }
+        LogLine { kind, text: text.into(), group: None, sealed: None, said: None }
     }
 
-    fn grouped(kind: LineKind, head: String, units: Vec<(UnitType, u32)>, tail: String) -> LogLine {
-        let text = format!("{head} {}{tail}", counts_text(&units));
-        LogLine { kind, text, group: Some(UnitGroup { head, tail, units }), sealed: None }
+    /// A line with what it says (see [`Said`]).
+    pub fn told(kind: LineKind, text: impl Into<String>, said: Said) -> LogLine {
+        LogLine { kind, text: text.into(), group: None, sealed: None, said: Some(said) }
+    }
+
+    /// A line of units that the next of its group joins; `said` names the
+    /// units as `units`, which joining updates.
+    fn grouped(kind: LineKind, head: String, units: Vec<(UnitType, u32)>, tail: String, mut said: Said) -> LogLine {
+        let counts = counts_text(&units);
+        let text = format!("{head} {counts}{tail}");
+        said.set("units", counts);
+        LogLine { kind, text, group: Some(UnitGroup { head, tail, units }), sealed: None, said: Some(said) }
     }
 
     /// Adds `next` to this line if both are of one group; says whether it did.
@@ -108,7 +121,11 @@ impl LogLine {
             return false;
         }
         mine.units.extend(theirs.units.iter().copied());
-        self.text = format!("{} {}{}", mine.head, counts_text(&mine.units), mine.tail);
+        let counts = counts_text(&mine.units);
+        self.text = format!("{} {counts}{}", mine.head, mine.tail);
+        if let Some(said) = &mut self.said {
+            said.set("units", counts);
+        }
         true
     }
 }
@@ -134,9 +151,15 @@ pub fn story(record: &warboard_record::Record) -> Story {
     let stopped = narrate::walk(record, |before, after, entry| {
         if lines.is_empty() {
             let phase = before.phase.name().replace('_', " ");
-            lines.push(LogLine::new(LineKind::Note, format!("{}: from round {}, {}'s turn, {phase} phase", rs.title, before.round, rs.power(before.turn).id)));
-            let heading = if rs.turn.round_phases.is_empty() { format!("== round {}: {} ==", before.round, rs.power(before.turn).id) } else { format!("== round {} ==", before.round) };
-            lines.push(LogLine::new(LineKind::Turn, heading));
+            let (round, power) = (before.round.to_string(), rs.power(before.turn).id.clone());
+            let from = Said::new("story_from", &[("title", &rs.title), ("round", &round), ("power", &power), ("phase", before.phase.name())]);
+            lines.push(LogLine::told(LineKind::Note, format!("{}: from round {round}, {power}'s turn, {phase} phase", rs.title), from));
+            let heading = if rs.turn.round_phases.is_empty() {
+                LogLine::told(LineKind::Turn, format!("== round {round}: {power} =="), Said::new("round_heading", &[("round", &round), ("power", &power)]))
+            } else {
+                LogLine::told(LineKind::Turn, format!("== round {round} =="), Said::new("round_only", &[("round", &round)]))
+            };
+            lines.push(heading);
         }
         let shopping = before.phase == Phase::Shopping;
         if shopping && shopping_start.as_ref().is_none_or(|s| s.round != before.round) {
@@ -198,75 +221,89 @@ impl Teller<'_> {
 
     /// A line for actions whose events alone would not say what was done.
     fn action(&self, before: &GameState, action: &Action) -> Option<LogLine> {
-        let line = |kind, text: String| Some(LogLine::new(kind, text));
+        let line = |kind, text: String, key: &'static str, args: &[(&'static str, &str)]| Some(LogLine::told(kind, text, Said::new(key, args)));
         let deciding = || warboard_rules::battle::current(before).map(|i| self.space(before.battles[i].at).to_string()).unwrap_or_default();
         let raid_at = |at: SpaceId| before.battles.iter().any(|b| b.at == at && b.kind == BattleKind::Bombing && !b.result.is_over());
         match action {
             // A raid is told as a raid, not an attack fought to the end
             // (issue 33, point 11).
             Action::Battle { at } | Action::Resolve { at: Some(at) } if raid_at(*at) => {
-                line(LineKind::Battle, format!("{} raids the industrial complex at {}", self.power(before.turn), self.space(*at)))
+                let (who, at) = (self.power(before.turn), self.space(*at));
+                line(LineKind::Battle, format!("{who} raids the industrial complex at {at}"), "raids", &[("power", who), ("at", at)])
             }
             Action::Battle { at } if !before.battles.iter().any(|b| b.at == *at && b.result == BattleResult::Ongoing) => {
-                line(LineKind::Battle, format!("{} attacks {}", self.power(before.turn), self.space(*at)))
+                let (who, at) = (self.power(before.turn), self.space(*at));
+                line(LineKind::Battle, format!("{who} attacks {at}"), "attacks", &[("power", who), ("at", at)])
             }
             Action::Resolve { at } => {
                 let at = at.map(|a| self.space(a).to_string()).unwrap_or_else(deciding);
-                line(LineKind::Battle, format!("battle at {at}: fought to the end with default choices"))
+                line(LineKind::Battle, format!("battle at {at}: fought to the end with default choices"), "resolved", &[("at", &at)])
             }
             // Who goes on, from the decision it answers (issue 33, point 10:
             // a defender's submarines staying read "the attacker presses on").
             Action::Continue => {
-                let who = match warboard_rules::battle::decision(self.rs, before).map(|(_, d)| d) {
-                    Some(Decision::AttackerSubmarines) => "the attacking submarines stay in the battle",
-                    Some(Decision::DefenderSubmarines) => "the defending submarines stay in the battle",
-                    _ => "the attacker presses on",
+                let (who, key) = match warboard_rules::battle::decision(self.rs, before).map(|(_, d)| d) {
+                    Some(Decision::AttackerSubmarines) => ("the attacking submarines stay in the battle", "attacking_submarines_stay"),
+                    Some(Decision::DefenderSubmarines) => ("the defending submarines stay in the battle", "defending_submarines_stay"),
+                    _ => ("the attacker presses on", "presses_on"),
                 };
-                line(LineKind::Battle, format!("battle at {}: {who}", deciding()))
+                let at = deciding();
+                line(LineKind::Battle, format!("battle at {at}: {who}"), key, &[("at", &at)])
             }
             Action::Casualties { units } => {
-                line(LineKind::Battle, format!("battle at {}: casualties chosen: {}", deciding(), self.units(before, units)))
+                let (at, what) = (deciding(), self.units(before, units));
+                line(LineKind::Battle, format!("battle at {at}: casualties chosen: {what}"), "casualties_chosen", &[("at", &at), ("units", &what)])
             }
             Action::Research { dice, chart: Some(c), .. } => {
-                line(LineKind::Action, format!("{} hires {dice} researcher{}; researchers roll on chart {c}", self.power(before.turn), if *dice == 1 { "" } else { "s" }))
+                let (who, n, chart) = (self.power(before.turn), dice.to_string(), c.to_string());
+                let text = format!("{who} hires {dice} researcher{}; researchers roll on chart {c}", if *dice == 1 { "" } else { "s" });
+                line(LineKind::Action, text, "researchers_hired", &[("power", who), ("count", &n), ("chart", &chart)])
             }
-            Action::Research { dice, .. } => line(LineKind::Action, format!("{} buys {dice} research dice", self.power(before.turn))),
+            Action::Research { dice, .. } => {
+                let (who, n) = (self.power(before.turn), dice.to_string());
+                line(LineKind::Action, format!("{who} buys {dice} research dice"), "research_dice", &[("power", who), ("count", &n)])
+            }
             _ => None,
         }
     }
 
     fn event(&self, before: &GameState, after: &GameState, event: &Event) -> Option<LogLine> {
-        let (kind, text) = match event {
+        let (kind, text, said) = match event {
             Event::PhaseStarted { power, phase, round } => {
+                let (who, r, ph) = (self.power(*power), round.to_string(), phase.name());
                 if *phase == Phase::Research {
-                    (LineKind::Turn, format!("== round {round}: {} ==", self.power(*power)))
+                    (LineKind::Turn, format!("== round {round}: {who} =="), Said::new("round_heading", &[("round", &r), ("power", who)]))
                 } else if self.rs.turn.round_phases.contains(phase) {
                     // A phase of the whole round (Alternative payday and
                     // shopping): every nation's, not one power's.
-                    (LineKind::Phase, format!("-- round {round}: {} (every nation)", phase.name().replace('_', " ")))
+                    (LineKind::Phase, format!("-- round {round}: {} (every nation)", ph.replace('_', " ")), Said::new("round_phase", &[("round", &r), ("phase", ph)]))
                 } else {
-                    (LineKind::Phase, format!("-- {} {}", self.power(*power), phase.name().replace('_', " ")))
+                    (LineKind::Phase, format!("-- {who} {}", ph.replace('_', " ")), Said::new("phase", &[("power", who), ("phase", ph)]))
                 }
             }
-            Event::Purchased { power, units, cost } => {
-                (LineKind::Action, warboard_record::narrate::purchase_sentence(self.power(*power), &counts_text(units), *cost))
+            Event::Purchased { .. } => {
+                let (topic, text, said) = narrate::event_told(self.rs, before, after, event, &SHORT_NAMES)?;
+                debug_assert_eq!(topic, Topic::Action);
+                (LineKind::Action, text, said)
             }
             Event::Moved { units, route } => {
                 let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
                 let kinds = units.iter().filter_map(|id| before.unit(*id)).map(|u| (u.kind, 1)).collect();
                 let head = format!("{} moves", self.power(owner));
-                return Some(LogLine::grouped(LineKind::Action, head, kinds, format!(": {}", self.route(route))));
+                let said = Said::new("moved", &[("power", self.power(owner)), ("route", &self.route(route))]);
+                return Some(LogLine::grouped(LineKind::Action, head, kinds, format!(": {}", self.route(route)), said));
             }
             Event::Placed { at, units } => {
                 // The newest unit there was just placed, by its owner (every
                 // nation places in the Alternative rules' shopping).
                 let by = after.units.iter().filter(|u| u.at == *at).max_by_key(|u| u.id).map_or(before.turn, |u| u.owner);
                 let head = format!("{} places", self.power(by));
-                return Some(LogLine::grouped(LineKind::Action, head, units.clone(), format!(" at {}", self.space(*at))));
+                let said = Said::new("placed", &[("power", self.power(by)), ("at", self.space(*at))]);
+                return Some(LogLine::grouped(LineKind::Action, head, units.clone(), format!(" at {}", self.space(*at)), said));
             }
             // Everything else is told as `warboard replay` tells it.
             other => {
-                let (topic, text) = narrate::event_sentence(self.rs, before, after, other, &SHORT_NAMES)?;
+                let (topic, text, said) = narrate::event_told(self.rs, before, after, other, &SHORT_NAMES)?;
                 let kind = match topic {
                     Topic::Action => LineKind::Action,
                     Topic::Battle => LineKind::Battle,
@@ -278,10 +315,10 @@ impl Teller<'_> {
                 };
                 // Dice and losses belong to the battle above them.
                 let text = if matches!(kind, LineKind::Dice | LineKind::Loss) && !text.starts_with("the raid") { format!("  {text}") } else { text };
-                (kind, text)
+                (kind, text, said)
             }
         };
-        Some(LogLine::new(kind, text))
+        Some(LogLine::told(kind, text, said))
     }
 }
 
@@ -304,7 +341,8 @@ mod tests {
         let before = game.state.clone();
         let events = game.apply(&Action::EndPhase, &mut dice).expect("purchase ends");
         let lines = describe(&rs, &before, &game.state, &Action::EndPhase, &events);
-        assert_eq!(lines, vec![LogLine::new(LineKind::Phase, "-- russia combat move")]);
+        let said = Said::new("phase", &[("power", "russia"), ("phase", "combat_move")]);
+        assert_eq!(lines, vec![LogLine::told(LineKind::Phase, "-- russia combat move", said)], "told, and what it says for other languages");
     }
 
     #[test]
@@ -330,5 +368,7 @@ mod tests {
         }
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert_eq!(lines[0].text, "russia moves 2 inf 1 arm: MOS > LEN");
+        let said = lines[0].said.as_ref().expect("what the line says");
+        assert_eq!((said.key, said.arg("units"), said.arg("route")), ("moved", Some("2 inf 1 arm"), Some("MOS > LEN")), "joining counts the units in every language");
     }
 }

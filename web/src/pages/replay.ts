@@ -6,7 +6,7 @@ import { api } from "../api";
 import { App, Cleanup } from "../app";
 import { BoardView } from "../board";
 import { h, replace, setReady } from "../dom";
-import { t } from "../i18n";
+import { t, storyText } from "../i18n";
 
 export function replayPage(app: App, id: string): Cleanup {
   const boardPane = h("div", { class: "board-pane" });
@@ -53,7 +53,7 @@ export function replayPage(app: App, id: string): Cleanup {
       root.dataset.seq = String(r.seq);
       where.textContent = t("replayWhere", { n: r.seq, count: r.count, round: r.position.round, turn: r.position.turn, phase: r.position.phase.replace(/_/g, " ") });
       board?.update(r.position);
-      replace(log, ...r.story.map((l) => h("li", { "data-kind": l.kind, class: `kind-${l.kind}` }, l.text)));
+      replace(log, ...r.story.map((l) => h("li", { "data-kind": l.kind, class: `kind-${l.kind}` }, storyText(l))));
       log.lastElementChild?.scrollIntoView({ block: "nearest" });
     } catch (e) {
       app.showError(e);

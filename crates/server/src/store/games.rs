@@ -191,6 +191,33 @@ impl Store {
         rows.iter().map(seat_from_row).collect()
     }
 
+    /// The seats of several games with the names of the accounts holding
+    /// them, in one query (game lists show a hundred games at once), each
+    /// game's seats in their order.
+    pub async fn seats_named(&self, game_ids: &[String]) -> Result<std::collections::HashMap<String, Vec<(SeatRow, Option<String>)>>, StoreError> {
+        let mut out: std::collections::HashMap<String, Vec<(SeatRow, Option<String>)>> = std::collections::HashMap::new();
+        if game_ids.is_empty() {
+            return Ok(out);
+        }
+        let placeholders: Vec<String> = (1..=game_ids.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT seats.game_id, seats.power, seats.kind, seats.account_id, seats.think_ms, accounts.name AS holder \
+             FROM seats LEFT JOIN accounts ON accounts.id = seats.account_id \
+             WHERE seats.game_id IN ({}) ORDER BY seats.game_id, seats.ordinal",
+            placeholders.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for id in game_ids {
+            query = query.bind(id);
+        }
+        for row in query.fetch_all(&self.pool).await? {
+            let game: String = row.try_get("game_id")?;
+            let holder: Option<String> = row.try_get("holder")?;
+            out.entry(game).or_default().push((seat_from_row(&row)?, holder));
+        }
+        Ok(out)
+    }
+
     /// Gives the open seat to the account. One guarded UPDATE, so of two
     /// players racing for a seat exactly one gets it; the other gets
     /// `Conflict`, as does anyone once the game has started. `NotFound` if
