@@ -131,7 +131,7 @@ export const api = {
   signup: (name: string, password: string) => call<{ account: Account }>("POST", "/api/signup", { name, password }).then((r) => r.account),
   signout: () => call<void>("POST", "/api/signout"),
   rulesets: () => call<{ rulesets: RulesetInfo[] }>("GET", "/api/rulesets").then((r) => r.rulesets),
-  calc: (ruleset: string, battle: string, amphibious: boolean) => call<CalcResult>("POST", "/api/calc", { ruleset, battle, amphibious }),
+  calc: (ruleset: string, battle: string, amphibious: boolean, lowLuck: boolean) => call<CalcResult>("POST", "/api/calc", { ruleset, battle, amphibious, low_luck: lowLuck }),
   ruleset: (name: string) => call<{ ruleset: RulesetInfo }>("GET", `/api/rulesets/${encodeURIComponent(name)}`).then((r) => r.ruleset),
   createGame: (g: NewGame) => call<{ game: Game }>("POST", "/api/games", g).then((r) => r.game),
   games: (filter: "open" | "mine") => call<{ games: Game[] }>("GET", `/api/games?filter=${filter}`).then((r) => r.games),

@@ -20,6 +20,9 @@ pub struct CalcRequest {
     /// An amphibious assault (units from transports cannot retreat).
     #[serde(default)]
     amphibious: bool,
+    /// Low Luck dice (the ruleset's option `low_luck`, docs/low-luck.md).
+    #[serde(default)]
+    low_luck: bool,
 }
 
 /// `POST /api/calc`: the exact outcome distribution.
@@ -35,7 +38,11 @@ pub async fn calc(State(state): State<AppState>, StrictJson(req): StrictJson<Cal
     // queue of big battles never holds up games.
     let _permit = state.hub.thinking_permit().await;
     let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
-        let rs = warboard_rules::ruleset(&req.ruleset).map_err(|e| ApiError::internal(e.to_string()))?;
+        let mut rs = warboard_rules::ruleset(&req.ruleset).map_err(|e| ApiError::internal(e.to_string()))?;
+        if req.low_luck {
+            let on = toml::Value::Boolean(true);
+            rs = std::sync::Arc::new(rs.with_options([("low_luck", &on)]).map_err(|e| ApiError::internal(e.to_string()))?);
+        }
         let mut battle = Battle::parse(&req.battle).map_err(|e| ApiError::bad_request("calc/bad-battle", e.to_string()))?;
         battle.attackers = battle.attackers.in_ruleset(&rs);
         battle.defenders = battle.defenders.in_ruleset(&rs);
@@ -45,6 +52,7 @@ pub async fn calc(State(state): State<AppState>, StrictJson(req): StrictJson<Cal
         let army = |a: &warboard_calc::Army| -> Value { Value::Object(a.iter().map(|(t, n)| (t.name().to_string(), json!(n))).collect()) };
         if let Some(obj) = v.as_object_mut() {
             obj.insert("ruleset".into(), json!(req.ruleset));
+            obj.insert("low_luck".into(), json!(req.low_luck));
             obj.insert("attackers".into(), army(&battle.attackers));
             obj.insert("defenders".into(), army(&battle.defenders));
         }

@@ -517,6 +517,16 @@ async fn the_calculator_page_shows_the_exact_odds() {
         let exact = warboard_calc::exact(&rs, &b, &warboard_calc::CalcOptions::default()).expect("exact odds");
         assert_eq!(shown, exact.attacker_wins, "{ruleset}: {battle}");
     }
+    // With Low Luck six infantry are a sure hit each round: one defender
+    // falls in the first, whatever the dice.
+    browser.fill("#calc-ruleset", "classic").await;
+    browser.fill("#calc-battle", "6 inf vs 1 inf").await;
+    browser.click("#calc-low-luck").await;
+    browser.eval("document.querySelector('#calc-result').textContent = ''").await;
+    browser.click("#calc-submit").await;
+    browser.wait_for("document.querySelector('#calc-result [data-field=\"attacker_wins\"]')", "the Low Luck odds").await;
+    let shown = browser.eval("document.querySelector('#calc-result [data-field=\"attacker_wins\"]').dataset.value").await;
+    assert_eq!(shown.as_str().and_then(|v| v.parse::<f64>().ok()), Some(1.0), "a sure win under Low Luck: {shown}");
     browser.screenshot(&screenshots().join("calculator.png")).await;
     server.stop().await;
 }

@@ -5,7 +5,7 @@
 import { api, CalcResult } from "../api";
 import { App, Cleanup } from "../app";
 import { h, replace, setReady } from "../dom";
-import { percent, t } from "../i18n";
+import { optionLabel, percent, t } from "../i18n";
 
 function army(a: Record<string, number>): string {
   return Object.entries(a).map(([k, n]) => `${n} ${k}`).join(", ") || "—";
@@ -15,6 +15,7 @@ export function calcPage(app: App): Cleanup {
   const ruleset = h("select", { id: "calc-ruleset" });
   const battle = h("input", { id: "calc-battle", type: "text", value: "3 inf 2 arm vs 4 inf", size: 40, spellcheck: "false", autocomplete: "off" });
   const amphibious = h("input", { id: "calc-amphibious", type: "checkbox" });
+  const lowLuck = h("input", { id: "calc-low-luck", type: "checkbox" });
   const result = h("div", { id: "calc-result", "aria-live": "polite" });
   let busy = false;
   const run = async (): Promise<void> => {
@@ -22,7 +23,7 @@ export function calcPage(app: App): Cleanup {
     busy = true;
     setReady(false);
     try {
-      const r: CalcResult = await api.calc(ruleset.value, battle.value, amphibious.checked);
+      const r: CalcResult = await api.calc(ruleset.value, battle.value, amphibious.checked, lowLuck.checked);
       app.clearError();
       replace(
         result,
@@ -52,6 +53,7 @@ export function calcPage(app: App): Cleanup {
     h("div", { class: "row" }, h("label", { for: "calc-battle" }, t("calcBattle")), battle),
     h("p", { class: "hint" }, t("calcHint")),
     h("div", { class: "row check" }, amphibious, h("label", { for: "calc-amphibious" }, t("calcAmphibious"))),
+    h("div", { class: "row check" }, lowLuck, h("label", { for: "calc-low-luck" }, optionLabel("low_luck"))),
     h("button", { type: "submit", id: "calc-submit", class: "primary" }, t("calcRun")),
   );
   replace(app.main, h("section", { class: "page calc-page", id: "calc" }, h("h1", null, t("calcTitle")), form, result));
