@@ -337,6 +337,25 @@ struct Kernel<'a> {
     ends: Ends<'a>,
 }
 
+impl<'a> Kernel<'a> {
+    /// The land kernel of a prepared battle: states with less mass than
+    /// `eps` are dropped, transitions below a fraction of it.
+    fn new(prep: &Prepared, att: &'a SideGraph, def: &'a SideGraph, att_air: &'a [bool], ends: Ends<'a>, eps: f64) -> Kernel<'a> {
+        Kernel {
+            att,
+            def,
+            subs: prep.subs,
+            def_subs: prep.def_subs,
+            def_all: prep.def_all,
+            att_air,
+            eps: eps * TRANSITION_FACTOR,
+            eps_state: eps,
+            nd: def.len(),
+            ends,
+        }
+    }
+}
+
 /// What the classic kernel needs to end battles with defenseless units.
 #[derive(Clone, Copy)]
 struct Ends<'a> {
@@ -829,18 +848,7 @@ fn solve_with(model: &BattleModel, opts: &CalcOptions, ws: &mut Workspace, by_fl
         ..
     } = ws;
     let ends = Ends { on: prep.ends, att_fires, def_fires, def_defenseless };
-    let kernel = Kernel {
-        att,
-        def,
-        subs: prep.subs,
-        def_subs: prep.def_subs,
-        def_all: prep.def_all,
-        att_air,
-        eps: eps * TRANSITION_FACTOR,
-        eps_state: eps,
-        nd: def.len(),
-        ends,
-    };
+    let kernel = Kernel::new(&prep, att, def, att_air, ends, eps);
     if kernel.stalemate(0, 0) {
         return Ok(over_at_start(model, &kernel));
     }
@@ -1352,18 +1360,7 @@ pub(crate) fn win_chance_pressing_on(
     let prep = prepare(model, opts, ws)?;
     let Workspace { att, def, grid, visited, value, retreat, att_fires, def_fires, def_defenseless, att_air, .. } = ws;
     let ends = Ends { on: prep.ends, att_fires, def_fires, def_defenseless };
-    let kernel = Kernel {
-        att,
-        def,
-        subs: prep.subs,
-        def_subs: prep.def_subs,
-        def_all: prep.def_all,
-        att_air,
-        eps: eps * TRANSITION_FACTOR,
-        eps_state: eps,
-        nd: def.len(),
-        ends,
-    };
+    let kernel = Kernel::new(&prep, att, def, att_air, ends, eps);
     if kernel.stalemate(0, 0) {
         return Ok(if kernel.helpless(0, 0) && model.without_defenseless(model.defenders).is_empty() { 1.0 } else { 0.0 });
     }

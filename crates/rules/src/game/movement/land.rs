@@ -97,17 +97,7 @@ impl Ctx<'_> {
                 );
             }
             if u.moved + steps > st.movement {
-                let left = st.movement - u.moved.min(st.movement);
-                return reject_with(
-                    "move/too-far",
-                    format!(
-                        "{} moves {} a turn; this one has {} left",
-                        u.kind.with_article(),
-                        super::spaces(st.movement),
-                        super::spaces(left)
-                    ),
-                    &[("unit", u.kind.name()), ("movement", &st.movement.to_string()), ("left", &left.to_string())],
-                );
+                return Err(super::too_far(u.kind, st.movement, u.moved));
             }
             if combat && st.anti_aircraft > 0 {
                 return reject("move/aa-cannot-attack", "AA guns do not attack and cannot take territory (DAAK 3.1(f)); move them in non-combat move");

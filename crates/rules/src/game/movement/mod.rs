@@ -23,6 +23,16 @@ pub(super) fn spaces(n: u8) -> String {
     }
 }
 
+/// A land unit or ship asked to go further than its movement: how far it
+/// moves a turn and how far it has left, named for every language.
+pub(super) fn too_far(kind: crate::ids::UnitType, movement: u8, moved: u8) -> RuleError {
+    let left = movement.saturating_sub(moved);
+    RuleError::new("move/too-far", format!("{} moves {} a turn; this one has {} left", kind.with_article(), spaces(movement), spaces(left)))
+        .with("unit", kind.name())
+        .with("movement", movement)
+        .with("left", left)
+}
+
 /// Neutral countries cost this much to take (DAAK 2.7(a)).
 const NEUTRAL_FEE: i32 = 3;
 

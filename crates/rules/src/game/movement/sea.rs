@@ -54,17 +54,7 @@ impl Ctx<'_> {
                 return reject("move/transport-after-unloading", "a transport never moves after it has unloaded (DAAK 3.2(d))");
             }
             if u.moved + steps > st.movement {
-                let left = st.movement.saturating_sub(u.moved);
-                return reject_with(
-                    "move/too-far",
-                    format!(
-                        "{} moves {} a turn; this one has {} left",
-                        u.kind.with_article(),
-                        super::spaces(st.movement),
-                        super::spaces(left)
-                    ),
-                    &[("unit", u.kind.name()), ("movement", &st.movement.to_string()), ("left", &left.to_string())],
-                );
+                return Err(super::too_far(u.kind, st.movement, u.moved));
             }
         }
         let enemies_there = self.rel().enemy_units_present(p, dest).next().is_some();
