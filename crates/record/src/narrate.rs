@@ -74,11 +74,12 @@ pub fn units_in(s: &GameState, ids: &[UnitId], words: &Wording) -> String {
 
 /// "germany buys 2 inf for 6 IPCs"; units that cost nothing are received
 /// (China's infantry, AA50 FAQ: China), not bought (issue 33, point 11).
-pub fn purchase_sentence(who: &str, units: &str, cost: i32) -> String {
+/// With the sentence's key ([`Said`]).
+pub fn purchase_sentence(who: &str, units: &str, cost: i32) -> (&'static str, String) {
     match cost {
-        0 => format!("{who} receives {units}"),
-        1 => format!("{who} buys {units} for 1 IPC"),
-        _ => format!("{who} buys {units} for {cost} IPCs"),
+        0 => ("received", format!("{who} receives {units}")),
+        1 => ("bought_one", format!("{who} buys {units} for 1 IPC")),
+        _ => ("bought", format!("{who} buys {units} for {cost} IPCs")),
     }
 }
 
@@ -97,12 +98,13 @@ fn rolls(purpose: &str) -> &'static str {
 /// A raid's result: the victim's IPCs (classic, Europe), or damage markers
 /// on its complex where the ruleset's raids damage factories (Anniversary,
 /// `bombing_cap = factory_damage`: no bank changes, issue 33, point 7).
-fn raid_sentence(rs: &Ruleset, at: &str, victim: &str, amount: i32) -> String {
+/// With the sentence's key ([`Said`]).
+fn raid_sentence(rs: &Ruleset, at: &str, victim: &str, amount: i32) -> (&'static str, String) {
     let plural = if amount == 1 { "" } else { "s" };
     if rs.options.bombing_cap == warboard_rules::ruleset::BombingCap::FactoryDamage {
-        format!("the raid on {at} places {amount} damage marker{plural} on {victim}'s industrial complex")
+        ("raid_damage", format!("the raid on {at} places {amount} damage marker{plural} on {victim}'s industrial complex"))
     } else {
-        format!("the raid on {at} costs {victim} {amount} IPC{plural}")
+        ("raid_cost", format!("the raid on {at} costs {victim} {amount} IPC{plural}"))
     }
 }
 
@@ -155,12 +157,8 @@ pub fn event_told(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
         Event::Eliminated { power: p } => (Topic::Capture, format!("{} is out of the game", power(rs, *p)), said("eliminated", &[("power", power(rs, *p))])),
         Event::Purchased { power: p, units, cost } => {
             let (who, what) = (power(rs, *p), counts(units));
-            let key = match cost {
-                0 => "received",
-                1 => "bought_one",
-                _ => "bought",
-            };
-            (Topic::Action, purchase_sentence(who, &what, *cost), said(key, &[("power", who), ("units", &what), ("cost", &cost.to_string())]))
+            let (key, text) = purchase_sentence(who, &what, *cost);
+            (Topic::Action, text, said(key, &[("power", who), ("units", &what), ("cost", &cost.to_string())]))
         }
         Event::Moved { units, route } => {
             let owner = units.first().and_then(|id| before.unit(*id)).map(|u| u.owner).unwrap_or(before.turn);
@@ -291,8 +289,8 @@ pub fn event_told(rs: &Ruleset, before: &GameState, after: &GameState, event: &E
         }
         Event::Bombed { at, victim, ipcs } => {
             let (at, victim) = (space(rs, *at), power(rs, *victim));
-            let key = if rs.options.bombing_cap == warboard_rules::ruleset::BombingCap::FactoryDamage { "raid_damage" } else { "raid_cost" };
-            (Topic::Loss, raid_sentence(rs, at, victim, *ipcs), said(key, &[("at", at), ("power", victim), ("amount", &ipcs.to_string())]))
+            let (key, text) = raid_sentence(rs, at, victim, *ipcs);
+            (Topic::Loss, text, said(key, &[("at", at), ("power", victim), ("amount", &ipcs.to_string())]))
         }
         Event::Placed { at, units } => {
             // The newest unit there is one just placed: its owner placed it
@@ -346,15 +344,15 @@ mod wording_tests {
     /// Issue 33, points 7 and 11: the words agree with what happened.
     #[test]
     fn sentences_say_what_happened_in_good_english() {
-        assert_eq!(purchase_sentence("china", "2 inf", 0), "china receives 2 inf");
-        assert_eq!(purchase_sentence("germany", "1 inf", 1), "germany buys 1 inf for 1 IPC");
+        assert_eq!(purchase_sentence("china", "2 inf", 0).1, "china receives 2 inf");
+        assert_eq!(purchase_sentence("germany", "1 inf", 1).1, "germany buys 1 inf for 1 IPC");
         assert_eq!(rolls("attacking submarines"), "roll");
         assert_eq!(rolls("the attacker"), "rolls");
         assert_eq!(rolls("AA fire over Caucasus"), "rolls");
         let classic = warboard_rules::ruleset("classic").unwrap();
-        assert_eq!(raid_sentence(&classic, "GER", "germany", 1), "the raid on GER costs germany 1 IPC");
+        assert_eq!(raid_sentence(&classic, "GER", "germany", 1).1, "the raid on GER costs germany 1 IPC");
         let aa50 = warboard_rules::ruleset("anniversary-1941").unwrap();
-        assert_eq!(raid_sentence(&aa50, "RUS", "russia", 4), "the raid on RUS places 4 damage markers on russia's industrial complex");
+        assert_eq!(raid_sentence(&aa50, "RUS", "russia", 4).1, "the raid on RUS places 4 damage markers on russia's industrial complex");
     }
 
     #[test]

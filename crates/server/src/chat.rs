@@ -78,8 +78,9 @@ impl Hub {
         if game.inner.lock().await.seat_of(account).is_empty() {
             return Err(ApiError::forbidden("auth/not-a-player", "only the game's players chat in it"));
         }
-        self.chat_limit().admit(account, self.now_ms())?;
-        let row = self.store().post_chat(&game.id, account, self.now_ms(), &text).await?;
+        let now = self.now_ms();
+        self.chat_limit().admit(account, now)?;
+        let row = self.store().post_chat(&game.id, account, now, &text).await?;
         let message = message_json(&row);
         // On PostgreSQL every server, this one included, pushes a message
         // when the database announces it: one path, so nobody gets it twice.

@@ -41,13 +41,19 @@ impl ApiError {
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server/internal", message)
     }
-    /// The error as the JSON body every route answers with.
-    pub fn body(&self) -> serde_json::Value {
+    /// The error's fields, as HTTP bodies and WebSocket replies both carry
+    /// them: `code`, `message`, and `args` where a refusal names things.
+    pub fn fields(&self) -> serde_json::Value {
         let mut error = json!({"code": self.code, "message": self.message});
         if let Some(args) = &self.args {
             error["args"] = serde_json::Value::Object(args.clone());
         }
-        json!({ "error": error })
+        error
+    }
+
+    /// The error as the JSON body every route answers with.
+    pub fn body(&self) -> serde_json::Value {
+        json!({ "error": self.fields() })
     }
 }
 

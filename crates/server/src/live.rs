@@ -112,9 +112,10 @@ impl Inner {
         self.table.record().log().len() as i64
     }
 
-    /// Where the round's secret shopping began, while it is secret.
-    pub fn secret_from(&self) -> Option<i64> {
-        self.secret_from
+    /// The entries every reader may see: all of them, or those before the
+    /// round's shopping while it is secret.
+    pub fn public_count(&self) -> i64 {
+        self.secret_from.unwrap_or(self.count()).min(self.count())
     }
 
     /// The powers `account` holds in this game.
@@ -589,28 +590,24 @@ fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameSt
     let sealed_for = was_secret.then_some(power);
     let described = warboard_table::narrate::describe(&game.ruleset, before, &game.state, &entry.resolved, &entry.events);
     // Sealed lines never join others: they are shown to one nation only.
-    let mut carried = previous.filter(|_| sealed_for.is_none()).cloned();
-    let mut story: Vec<(LogLine, bool)> = Vec::new();
+    let carried = previous.filter(|_| sealed_for.is_none());
+    // Joined as `narrate::story` joins them, from the last line sent on.
+    let mut lines: Vec<LogLine> = carried.into_iter().cloned().collect();
     for line in described {
-        let joined = match (story.last_mut(), carried.as_mut()) {
-            (Some((last, _)), _) => last.absorb(&line),
-            (None, Some(carry)) => {
-                let joined = carry.absorb(&line);
-                if joined {
-                    story.push((carry.clone(), true));
-                }
-                joined
-            }
-            (None, None) => false,
-        };
-        if !joined {
-            story.push((line, false));
+        if !lines.last_mut().is_some_and(|last| last.absorb(&line)) {
+            lines.push(line);
         }
     }
-    let tail = match sealed_for {
-        Some(_) => None,
-        None => story.last().map(|(l, _)| l.clone()).or(carried),
-    };
+    let tail = sealed_for.is_none().then(|| lines.last().cloned()).flatten();
+    let mut story: Vec<(LogLine, bool)> = lines.into_iter().map(|l| (l, false)).collect();
+    // The line sent before goes again only where this entry joined it.
+    if let Some(carried) = carried {
+        if story[0].0 == *carried {
+            story.remove(0);
+        } else {
+            story[0].1 = true;
+        }
+    }
     let message = entry_message(game, seq, power, before, entry, &story);
     Arc::new(Pushed { seq, sealed_for, message, tail })
 }

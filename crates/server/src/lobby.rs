@@ -209,8 +209,7 @@ pub async fn position(State(state): State<AppState>, who: MaybeAuthed, Path((id,
     let (start, entries, count) = {
         let inner = game.inner.lock().await;
         let count = inner.count();
-        let last = inner.secret_from().unwrap_or(count).min(count);
-        let upto = n.clamp(0, last) as usize;
+        let upto = n.clamp(0, inner.public_count()) as usize;
         let record = inner.table.record();
         let entries: Vec<(Value, warboard_record::Origin)> = record.log()[..upto].iter().map(|e| (e.action.value(), e.by)).collect();
         (record.start().clone(), entries, count)
@@ -247,7 +246,7 @@ pub async fn income(State(state): State<AppState>, who: MaybeAuthed, Path(id): P
     let game = state.hub.game(&id).await?;
     let inner = game.inner.lock().await;
     let record = inner.table.record();
-    let upto = inner.secret_from().unwrap_or(inner.count()).clamp(0, inner.count()) as usize;
+    let upto = inner.public_count() as usize;
     let rs = &inner.table.game().ruleset;
     let rounds: Vec<Value> = warboard_table::history::income_by_round(&record.log()[..upto])
         .iter()

@@ -218,10 +218,9 @@ impl Connection {
         let mut reply = match outcome {
             Ok(result) => json!({"reply": "ok", "cmd": cmd, "result": result}),
             Err(e) => {
-                let mut reply = json!({"reply": "error", "cmd": cmd, "code": e.code, "message": e.message});
-                if let Some(args) = e.args {
-                    reply["args"] = Value::Object(args);
-                }
+                let mut reply = e.fields();
+                reply["reply"] = json!("error");
+                reply["cmd"] = json!(cmd);
                 reply
             }
         };

@@ -553,6 +553,21 @@ impl Ctx<'_> {
         dice.push(d);
         Ok(sure + u32::from(u32::from(d) <= rest))
     }
+
+    /// The hits of one group of shots, each at its value, into `dice`: a
+    /// die a shot, or under Low Luck their values added up ([`Ctx::low_luck`]).
+    pub(crate) fn roll_group(&mut self, values: &[u8], dice: &mut Vec<u8>) -> Result<u32, RuleError> {
+        if self.rs.options.low_luck {
+            return self.low_luck(values.iter().map(|v| u32::from((*v).min(6))).sum(), dice);
+        }
+        let mut hits = 0;
+        for &value in values {
+            let d = self.roll()?;
+            dice.push(d);
+            hits += u32::from(d <= value);
+        }
+        Ok(hits)
+    }
 }
 
 /// Leaves hits waiting for casualties (hits no unit can take are lost when

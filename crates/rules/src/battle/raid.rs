@@ -26,36 +26,26 @@ pub(crate) fn air_combat_fire(ctx: &mut Ctx<'_>, i: usize, side: BattleSide) -> 
         BattleSide::Attacker => attackers(ctx.rs, ctx.s, &b).into_iter().filter(|id| !ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).strategic_bomber).collect(),
         BattleSide::Defender => interceptors,
     };
+    let values: Vec<u8> = firing
+        .iter()
+        .map(|id| {
+            let u = ctx.s.unit(*id).unwrap();
+            let st = ctx.rs.stats(u.kind);
+            // AA50 FAQ: Additional Optional Rules: escorts attack at 1, "2 if
+            // the attacker has the Jet Power research breakthrough".
+            let jets = ctx.rs.options.research_charts == crate::ruleset::ResearchCharts::Anniversary
+                && ctx.s.has_development(u.owner, crate::state::Development::JetFighters);
+            match (ctx.rs.options.raid_air_combat, side) {
+                (RaidAirCombat::OneAndTwo, BattleSide::Attacker) => 1 + jets as u8,
+                (RaidAirCombat::OneAndTwo, BattleSide::Defender) => 2,
+                (RaidAirCombat::AttackAndDefense, BattleSide::Attacker) => st.attack,
+                (RaidAirCombat::AttackAndDefense, BattleSide::Defender) => st.defense,
+            }
+        })
+        .collect();
+    // One group (under Low Luck: docs/low-luck.md).
     let mut dice = Vec::new();
-    let mut hits = 0;
-    let mut pips = 0;
-    for id in &firing {
-        let u = ctx.s.unit(*id).unwrap();
-        let st = ctx.rs.stats(u.kind);
-        // AA50 FAQ: Additional Optional Rules: escorts attack at 1, "2 if
-        // the attacker has the Jet Power research breakthrough".
-        let jets = ctx.rs.options.research_charts == crate::ruleset::ResearchCharts::Anniversary
-            && ctx.s.has_development(u.owner, crate::state::Development::JetFighters);
-        let value = match (ctx.rs.options.raid_air_combat, side) {
-            (RaidAirCombat::OneAndTwo, BattleSide::Attacker) => 1 + jets as u8,
-            (RaidAirCombat::OneAndTwo, BattleSide::Defender) => 2,
-            (RaidAirCombat::AttackAndDefense, BattleSide::Attacker) => st.attack,
-            (RaidAirCombat::AttackAndDefense, BattleSide::Defender) => st.defense,
-        };
-        if ctx.rs.options.low_luck {
-            // One group, its values added up (docs/low-luck.md).
-            pips += u32::from(value.min(6));
-            continue;
-        }
-        let d = ctx.roll()?;
-        dice.push(d);
-        if d <= value {
-            hits += 1;
-        }
-    }
-    if ctx.rs.options.low_luck {
-        hits = ctx.low_luck(pips, &mut dice)?;
-    }
+    let hits = ctx.roll_group(&values, &mut dice)?;
     if !firing.is_empty() {
         let who = if side == BattleSide::Attacker { "escorts" } else { "interceptors" };
         ctx.events.push(Event::Rolled { purpose: format!("{who} at {}", ctx.name(b.at)), dice, hits, by: Vec::new() });

@@ -108,26 +108,12 @@ pub(crate) fn bombard(ctx: &mut Ctx<'_>, i: usize) -> Result<(), RuleError> {
         ships.truncate(landed);
         ships.sort_by_key(|id| (ctx.rs.rank(ctx.s.unit(*id).unwrap().kind), *id));
     }
+    let values: Vec<u8> = ships.iter().map(|id| ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).bombard).collect();
+    // One group (under Low Luck: docs/low-luck.md).
     let mut dice = Vec::new();
-    let mut hits = 0;
-    let low_luck = ctx.rs.options.low_luck;
-    let mut pips = 0;
+    let hits = ctx.roll_group(&values, &mut dice)?;
     for id in &ships {
-        let value = ctx.rs.stats(ctx.s.unit(*id).unwrap().kind).bombard;
-        if low_luck {
-            // One group, its values added up (docs/low-luck.md).
-            pips += u32::from(value.min(6));
-        } else {
-            let d = ctx.roll()?;
-            dice.push(d);
-            if d <= value {
-                hits += 1;
-            }
-        }
         ctx.s.unit_mut(*id).unwrap().flags.fought = true;
-    }
-    if low_luck {
-        hits = ctx.low_luck(pips, &mut dice)?;
     }
     if !ships.is_empty() {
         ctx.events.push(Event::Rolled { purpose: "shore bombardment".into(), dice, hits, by: Vec::new() });

@@ -52,9 +52,7 @@ impl Store {
                 Err(e) => return Err(e.into()),
                 Ok(_) => {}
             }
-            if self.backend == super::Backend::Postgres {
-                sqlx::query("SELECT pg_notify($1, $2)").bind(super::CHANNEL).bind(format!("{game_id} {next} chat")).execute(&mut *tx).await?;
-            }
+            self.announce(&mut tx, game_id, next, "chat").await?;
             tx.commit().await?;
             return self.chat_message(game_id, next).await?.ok_or(StoreError::NotFound);
         }

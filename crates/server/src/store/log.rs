@@ -12,8 +12,8 @@ use sqlx::Row;
 use super::error::is_unique_violation;
 use super::{GameStatus, Store, StoreError};
 
-/// The PostgreSQL channel on which a change to a game's log is announced:
-/// "GAME COUNT append|undo".
+/// The PostgreSQL channel on which a change to a game's log or chat is
+/// announced: "GAME COUNT append|undo", "GAME N chat".
 pub const CHANNEL: &str = "warboard_games";
 
 /// One entry to append, with what it changes in the game's summary row.
@@ -124,10 +124,11 @@ impl Store {
         Ok(())
     }
 
-    /// Tells the other servers on this database that a game's log changed
-    /// (PostgreSQL's NOTIFY, delivered when the transaction commits, so
-    /// never for a change that did not happen). SQLite has one server.
-    async fn announce(&self, tx: &mut sqlx::Transaction<'_, sqlx::Any>, game_id: &str, count: i64, what: &str) -> Result<(), sqlx::Error> {
+    /// Tells the other servers on this database that a game's log or chat
+    /// changed ("GAME COUNT append|undo|chat"; PostgreSQL's NOTIFY,
+    /// delivered when the transaction commits, so never for a change that
+    /// did not happen). SQLite has one server.
+    pub(super) async fn announce(&self, tx: &mut sqlx::Transaction<'_, sqlx::Any>, game_id: &str, count: i64, what: &str) -> Result<(), sqlx::Error> {
         if self.backend == super::Backend::Postgres {
             sqlx::query("SELECT pg_notify($1, $2)").bind(CHANNEL).bind(format!("{game_id} {count} {what}")).execute(&mut **tx).await?;
         }
