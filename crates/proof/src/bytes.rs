@@ -91,7 +91,7 @@ pub fn from_hex_n<const N: usize>(text: &str) -> Result<[u8; N], String> {
 }
 
 /// `#[serde(with = "hex")]` for byte arrays and vectors.
-pub(crate) mod hex {
+pub mod hex {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer, T: AsRef<[u8]>>(v: &T, s: S) -> Result<S::Ok, S::Error> {
@@ -107,7 +107,7 @@ pub(crate) mod hex {
 }
 
 /// `#[serde(with = "hex_opt")]` for optional byte arrays (absent when `None`).
-pub(crate) mod hex_opt {
+pub mod hex_opt {
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer, T: AsRef<[u8]>>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {

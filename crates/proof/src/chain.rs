@@ -202,6 +202,70 @@ pub struct Link {
     pub beacon: Option<BeaconProof>,
 }
 
+/// A link as a save keeps it beside its log entry: what the log entry does
+/// not already say. The entry's number is its place in the log, its `prev`
+/// follows from the links before, its action is the log entry's action text
+/// and the receipt's entry hash is the entry's: all recomputed on reading,
+/// so a save holds each fact once, and an edit to any of them shows as a
+/// signature that no longer verifies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkProof {
+    pub seat: String,
+    #[serde(with = "bytes::hex")]
+    pub state_hash_before: [u8; 32],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beacon_round: Option<u64>,
+    /// The seat's signature of the entry, where the seat has a key.
+    #[serde(with = "bytes::hex_opt", default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<[u8; 64]>,
+    pub server_time_ms: u64,
+    /// The server's signature of the receipt.
+    #[serde(with = "bytes::hex")]
+    pub receipt_signature: [u8; 64],
+    /// The named round's signature.
+    #[serde(with = "bytes::hex_opt", default, skip_serializing_if = "Option::is_none")]
+    pub beacon_signature: Option<Vec<u8>>,
+}
+
+impl LinkProof {
+    /// What a save keeps of `link`.
+    pub fn of(link: &Link) -> LinkProof {
+        let e = &link.entry.entry;
+        LinkProof {
+            seat: e.seat.clone(),
+            state_hash_before: e.state_hash_before,
+            beacon_round: e.beacon_round,
+            signature: link.entry.signature,
+            server_time_ms: link.receipt.receipt.server_time_ms,
+            receipt_signature: link.receipt.signature,
+            beacon_signature: link.beacon.as_ref().map(|b| b.signature.clone()),
+        }
+    }
+
+    /// The whole link again, as entry `n` after `prev` with `action`, in game `game_id`.
+    pub fn link(&self, game_id: &[u8; 16], n: u64, prev: [u8; 32], action: &str) -> Link {
+        let entry = Entry {
+            n,
+            prev,
+            seat: self.seat.clone(),
+            action: action.to_string(),
+            state_hash_before: self.state_hash_before,
+            beacon_round: self.beacon_round,
+        };
+        let receipt = Receipt::for_entry(game_id, &entry, self.server_time_ms);
+        // A round signature kept without a round names the entry's round,
+        // or round 0 (which no beacon has) when it named none: the verifier
+        // then reports the signature that stands where no round was named.
+        let beacon = self.beacon_signature.clone().map(|signature| BeaconProof { round: self.beacon_round.unwrap_or(0), signature });
+        Link {
+            entry: SignedEntry { entry, signature: self.signature },
+            receipt: SignedReceipt { receipt, signature: self.receipt_signature },
+            beacon,
+        }
+    }
+}
+
 /// The `prev` of the entry after `entry` and its receipt:
 /// `SHA-256(entry bytes ‖ receipt bytes)`.
 pub fn link_hash(game_id: &[u8; 16], entry: &Entry, receipt: &Receipt) -> [u8; 32] {

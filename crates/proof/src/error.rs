@@ -54,6 +54,14 @@ pub enum ProofError {
     /// An entry named a round further ahead than `MAX_ROUNDS_AHEAD`.
     #[error("record/round-too-far: entry {n} names round {round}, more than {max} rounds after round {current} of its receipt")]
     RoundTooFar { n: u64, round: u64, current: u64, max: u64 },
+    /// An entry was signed and receipted for another position than the one
+    /// the game's rules reach before it: the chain and the game disagree.
+    #[error("record/state-mismatch: entry {n} was signed for another position than the game stands at before it")]
+    StateMismatch { n: u64 },
+    /// An entry whose action rolls dice named no beacon round (or, in the
+    /// server mode, was applied without the host's seed): it has no dice.
+    #[error("record/no-dice: entry {n}'s action rolls dice, and its link gives none (it named no beacon round)")]
+    NoDice { n: u64 },
     /// The revealed server seed is not the one committed to at the start.
     #[error("record/seed-mismatch: the revealed seed does not hash to the commitment")]
     SeedMismatch,
@@ -79,6 +87,8 @@ impl ProofError {
             ProofError::MissingBeacon { .. } => "record/missing-beacon",
             ProofError::RoundPublished { .. } => "record/round-published",
             ProofError::RoundTooFar { .. } => "record/round-too-far",
+            ProofError::StateMismatch { .. } => "record/state-mismatch",
+            ProofError::NoDice { .. } => "record/no-dice",
             ProofError::SeedMismatch => "record/seed-mismatch",
             ProofError::SeedUnavailable(_) => "seed/unavailable",
         }
@@ -100,6 +110,8 @@ pub const CODES: &[&str] = &[
     "record/missing-beacon",
     "record/round-published",
     "record/round-too-far",
+    "record/state-mismatch",
+    "record/no-dice",
     "record/seed-mismatch",
     "seed/unavailable",
 ];

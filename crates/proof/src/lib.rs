@@ -22,9 +22,9 @@ pub mod seed;
 pub mod verify;
 
 pub use beacon::{beacon_for, Beacon, ChainInfo, Drand, TestBeacon};
-pub use chain::{BeaconProof, ChainWriter, DiceMode, Entry, Header, Link, Receipt, SeatKey, SignedEntry, SignedReceipt};
+pub use chain::{link_hash, BeaconProof, ChainWriter, DiceMode, Entry, Header, Link, LinkProof, Receipt, SeatKey, SignedEntry, SignedReceipt};
 pub use dice::{dice_key, Keystream, ProofDice};
 pub use ed25519_dalek::{SigningKey, VerifyingKey};
 pub use error::ProofError;
 pub use seed::{check_seed, commitment_of, ServerSeed};
-pub use verify::{verify, Record, Verified, VerifiedEntry, MAX_ROUNDS_AHEAD};
+pub use verify::{check_round_ahead, verify, Record, Verified, VerifiedEntry, Verifier, MAX_ROUNDS_AHEAD};

@@ -14,6 +14,7 @@
 //! 5. truncation: a signed receipt for a number past the record's end.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use ed25519_dalek::VerifyingKey;
 use serde::{Deserialize, Serialize};
@@ -69,65 +70,109 @@ pub struct Verified {
 
 /// Checks `record` whole; see the module's documentation for the order.
 pub fn verify(record: &Record) -> Result<Verified, ProofError> {
-    let header = &record.header;
-    let game_id = header.game_id;
-
-    // 1. The header.
-    let mut seat_keys: BTreeMap<&str, Option<VerifyingKey>> = BTreeMap::new();
-    for s in &header.seats {
-        let key = match &s.key {
-            None => None,
-            Some(k) => Some(verifying_key(k).map_err(|e| ProofError::BadHeader(format!("seat {:?}: {e}", s.seat)))?),
-        };
-        if seat_keys.insert(&s.seat, key).is_some() {
-            return Err(ProofError::BadHeader(format!("seat {:?} is listed twice", s.seat)));
-        }
+    let mut verifier = Verifier::new(&record.header, &record.witnessed, record.seed)?;
+    let mut entries = Vec::with_capacity(record.links.len());
+    for link in &record.links {
+        entries.push(verifier.push(link)?);
     }
-    let server_key = verifying_key(&header.server_key).map_err(|e| ProofError::BadHeader(format!("the server key: {e}")))?;
-    let (beacon, seed): (Option<Box<dyn Beacon>>, Option<[u8; 32]>) = match &header.dice {
-        DiceMode::Beacon { chain } => {
-            if record.seed.is_some() {
-                return Err(ProofError::BadHeader("a revealed seed in a game whose dice come from a beacon".into()));
-            }
-            (Some(beacon_for(chain)?), None)
-        }
-        DiceMode::Server { commitment } => {
-            if let Some(seed) = &record.seed {
-                check_seed(seed, commitment)?;
-            }
-            (None, record.seed)
-        }
-    };
+    verifier.finish()?;
+    Ok(Verified { entries, head: verifier.head(), dice_pending: verifier.dice_pending() })
+}
 
-    // 2. Every receipt's signature.
-    let chain_receipts = record.links.iter().map(|l| &l.receipt);
-    for r in chain_receipts.clone().chain(record.witnessed.iter()) {
-        verify_signature(&server_key, &r.receipt.bytes(&game_id), &r.signature).map_err(|reason| ProofError::BadSignature {
+/// The verifier one link at a time, for a record read or written entry by
+/// entry (a save replayed, a turn file, a live game): the same checks as
+/// [`verify`], in the same order, without holding the links.
+#[derive(Clone)]
+pub struct Verifier {
+    game_id: [u8; 16],
+    seat_keys: BTreeMap<String, Option<VerifyingKey>>,
+    server_key: VerifyingKey,
+    beacon: Option<Arc<dyn Beacon>>,
+    seed: Option<[u8; 32]>,
+    /// The first receipt seen for each number (the chain's and the witnessed).
+    receipts: BTreeMap<u64, SignedReceipt>,
+    prev: [u8; 32],
+    next_n: u64,
+    last_time: u64,
+}
+
+impl std::fmt::Debug for Verifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Verifier(game {}, next entry {})", bytes::to_hex(&self.game_id), self.next_n)
+    }
+}
+
+impl Verifier {
+    /// Checks the header, the revealed seed and the witnessed receipts
+    /// (steps 1 to 3 for them).
+    pub fn new(header: &Header, witnessed: &[SignedReceipt], seed: Option<[u8; 32]>) -> Result<Verifier, ProofError> {
+        let mut seat_keys = BTreeMap::new();
+        for s in &header.seats {
+            let key = match &s.key {
+                None => None,
+                Some(k) => Some(verifying_key(k).map_err(|e| ProofError::BadHeader(format!("seat {:?}: {e}", s.seat)))?),
+            };
+            if seat_keys.insert(s.seat.clone(), key).is_some() {
+                return Err(ProofError::BadHeader(format!("seat {:?} is listed twice", s.seat)));
+            }
+        }
+        let server_key = verifying_key(&header.server_key).map_err(|e| ProofError::BadHeader(format!("the server key: {e}")))?;
+        let beacon = match &header.dice {
+            DiceMode::Beacon { chain } => {
+                if seed.is_some() {
+                    return Err(ProofError::BadHeader("a revealed seed in a game whose dice come from a beacon".into()));
+                }
+                Some(Arc::from(beacon_for(chain)?))
+            }
+            DiceMode::Server { commitment } => {
+                if let Some(seed) = &seed {
+                    check_seed(seed, commitment)?;
+                }
+                None
+            }
+        };
+        let mut verifier = Verifier {
+            game_id: header.game_id,
+            seat_keys,
+            server_key,
+            beacon,
+            seed,
+            receipts: BTreeMap::new(),
+            prev: header.hash(),
+            next_n: 0,
+            last_time: 0,
+        };
+        for r in witnessed {
+            verifier.witness(r)?;
+        }
+        Ok(verifier)
+    }
+
+    /// A receipt collected apart from the chain: its signature, and no
+    /// other receipt for its number naming another entry.
+    pub fn witness(&mut self, r: &SignedReceipt) -> Result<(), ProofError> {
+        verify_signature(&self.server_key, &r.receipt.bytes(&self.game_id), &r.signature).map_err(|reason| ProofError::BadSignature {
             n: r.receipt.n,
             what: "receipt",
             reason,
         })?;
-    }
-
-    // 3. Equivocation, then truncation.
-    let mut by_n: BTreeMap<u64, &SignedReceipt> = BTreeMap::new();
-    for r in chain_receipts.chain(record.witnessed.iter()) {
-        match by_n.get(&r.receipt.n) {
+        match self.receipts.get(&r.receipt.n) {
             Some(first) if first.receipt.entry_hash != r.receipt.entry_hash => {
-                return Err(ProofError::Equivocation { n: r.receipt.n, first: Box::new((*first).clone()), second: Box::new(r.clone()) })
+                Err(ProofError::Equivocation { n: r.receipt.n, first: Box::new(first.clone()), second: Box::new(r.clone()) })
             }
-            Some(_) => {}
+            Some(_) => Ok(()),
             None => {
-                by_n.insert(r.receipt.n, r);
+                self.receipts.insert(r.receipt.n, r.clone());
+                Ok(())
             }
         }
     }
-    // 4. Link by link.
-    let mut prev = header.hash();
-    let mut last_time = 0u64;
-    let mut entries = Vec::with_capacity(record.links.len());
-    for (i, link) in record.links.iter().enumerate() {
-        let expected = i as u64;
+
+    /// The next link: step 2 and 3 for its receipt, then step 4.
+    pub fn push(&mut self, link: &Link) -> Result<VerifiedEntry, ProofError> {
+        let game_id = self.game_id;
+        self.witness(&link.receipt)?;
+        let expected = self.next_n;
         let entry = &link.entry.entry;
         let receipt = &link.receipt.receipt;
         let n = entry.n;
@@ -137,10 +182,10 @@ pub fn verify(record: &Record) -> Result<Verified, ProofError> {
         if receipt.n != n {
             return Err(ProofError::ReceiptMismatch { n, what: format!("entry {}", receipt.n) });
         }
-        if entry.prev != prev {
+        if entry.prev != self.prev {
             return Err(ProofError::ChainBroken { n });
         }
-        let Some(seat_key) = seat_keys.get(entry.seat.as_str()) else {
+        let Some(seat_key) = self.seat_keys.get(entry.seat.as_str()) else {
             return Err(ProofError::UnknownSeat { n, seat: entry.seat.clone() });
         };
         let bytes = entry.bytes(&game_id);
@@ -170,12 +215,10 @@ pub fn verify(record: &Record) -> Result<Verified, ProofError> {
         if receipt.entry_hash != entry_hash {
             return Err(ProofError::ReceiptMismatch { n, what: "another entry's hash".into() });
         }
-        if receipt.server_time_ms < last_time {
+        if receipt.server_time_ms < self.last_time {
             return Err(ProofError::OutOfOrder(format!("entry {n} was receipted before entry {}", n.saturating_sub(1))));
         }
-        last_time = receipt.server_time_ms;
-
-        let dice = match (&beacon, entry.beacon_round, &link.beacon) {
+        let dice = match (&self.beacon, entry.beacon_round, &link.beacon) {
             (_, None, Some(proof)) => {
                 return Err(ProofError::BadBeacon {
                     n: Some(n),
@@ -195,38 +238,74 @@ pub fn verify(record: &Record) -> Result<Verified, ProofError> {
                 if proof.round != round {
                     return Err(ProofError::BadBeacon { n: Some(n), round: proof.round, reason: format!("the entry named round {round}") });
                 }
-                let published = beacon.time_of(round);
-                if round == 0 || published.saturating_mul(1000) <= receipt.server_time_ms {
-                    return Err(ProofError::RoundPublished { n, round, published, receipted_ms: receipt.server_time_ms });
-                }
-                let current = beacon.round_at(receipt.server_time_ms / 1000);
-                if round > current.saturating_add(MAX_ROUNDS_AHEAD) {
-                    return Err(ProofError::RoundTooFar { n, round, current, max: MAX_ROUNDS_AHEAD });
-                }
+                check_round_ahead(beacon.as_ref(), n, round, receipt.server_time_ms)?;
                 let r = beacon.verify(round, &proof.signature).map_err(|e| match e {
                     ProofError::BadBeacon { round, reason, .. } => ProofError::BadBeacon { n: Some(n), round, reason },
                     other => other,
                 })?;
                 Some(ProofDice::for_entry(&r, &game_id, n, &entry_hash))
             }
-            (None, None, None) => seed.map(|s| ProofDice::for_entry(&s, &game_id, n, &entry_hash)),
+            (None, None, None) => self.seed.map(|s| ProofDice::for_entry(&s, &game_id, n, &entry_hash)),
             (Some(_), None, None) => None,
         };
-        entries.push(VerifiedEntry {
+        self.last_time = receipt.server_time_ms;
+        self.prev = link_hash(&game_id, entry, receipt);
+        self.next_n += 1;
+        Ok(VerifiedEntry {
             n,
             seat: entry.seat.clone(),
             entry_hash,
             beacon_round: entry.beacon_round,
             seat_signed: link.entry.signature.is_some(),
             dice,
-        });
-        prev = link_hash(&game_id, entry, receipt);
+        })
     }
-    // 5. A signed receipt past the end: the record was cut short.
-    let len = record.links.len() as u64;
-    if let Some((&n, _)) = by_n.range(len..).next() {
-        return Err(ProofError::Truncated { n, len });
+
+    /// Step 5: no signed receipt names a number past the last link.
+    pub fn finish(&self) -> Result<(), ProofError> {
+        match self.receipts.range(self.next_n..).next() {
+            Some((&n, _)) => Err(ProofError::Truncated { n, len: self.next_n }),
+            None => Ok(()),
+        }
     }
-    let dice_pending = matches!(header.dice, DiceMode::Server { .. }) && seed.is_none();
-    Ok(Verified { entries, head: prev, dice_pending })
+
+    /// The next entry's `prev`.
+    pub fn head(&self) -> [u8; 32] {
+        self.prev
+    }
+
+    /// The next entry's number.
+    pub fn next_n(&self) -> u64 {
+        self.next_n
+    }
+
+    pub fn game_id(&self) -> [u8; 16] {
+        self.game_id
+    }
+
+    /// Server mode before the seed is revealed: the chain checks, the dice cannot yet.
+    pub fn dice_pending(&self) -> bool {
+        self.beacon.is_none() && self.seed.is_none()
+    }
+
+    /// The beacon the header names (beacon mode).
+    pub fn beacon(&self) -> Option<&dyn Beacon> {
+        self.beacon.as_deref()
+    }
+}
+
+/// The beacon round an entry names was still to come when the server
+/// receipted it, and not too far ahead (`record/round-published`,
+/// `record/round-too-far`): what a witness checks before it signs, and a
+/// verifier after.
+pub fn check_round_ahead(beacon: &dyn Beacon, n: u64, round: u64, server_time_ms: u64) -> Result<(), ProofError> {
+    let published = beacon.time_of(round);
+    if round == 0 || published.saturating_mul(1000) <= server_time_ms {
+        return Err(ProofError::RoundPublished { n, round, published, receipted_ms: server_time_ms });
+    }
+    let current = beacon.round_at(server_time_ms / 1000);
+    if round > current.saturating_add(MAX_ROUNDS_AHEAD) {
+        return Err(ProofError::RoundTooFar { n, round, current, max: MAX_ROUNDS_AHEAD });
+    }
+    Ok(())
 }

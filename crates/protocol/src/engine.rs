@@ -116,7 +116,7 @@ impl Engine {
         session.engine_turns(emit);
         let seed = match session.record().dice_mode() {
             DiceMode::Seeded { seed } => Some(seed),
-            DiceMode::Client => None,
+            DiceMode::Client | DiceMode::Proof => None,
         };
         let result = json!({"seed": seed, "summary": session.summary()});
         self.session = Some(session);

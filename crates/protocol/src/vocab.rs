@@ -339,6 +339,7 @@ pub fn summary_of(game: &Game, record: &Record, client: &[PowerId], awaiting: Aw
         dice: match record.dice_mode() {
             DiceMode::Seeded { .. } => "seeded".into(),
             DiceMode::Client => "client".into(),
+            DiceMode::Proof => "proof".into(),
         },
         dice_queued: record.queued_dice(),
         undo: record.undo_depth(),

@@ -18,6 +18,10 @@ pub enum DiceMode {
     /// Dice supplied by the client (a physical table, a play-by-email dice
     /// server, a test), used in the order given.
     Client,
+    /// Each entry's dice come from its link in the game's signed chain: a
+    /// public beacon's round, or the host's seed committed at the start
+    /// (docs/pbem.md). The chain itself is the record's proof.
+    Proof,
 }
 
 /// The dice still to come.
@@ -31,6 +35,20 @@ pub(crate) enum DiceStream {
         /// Supplied and not yet consumed.
         queued: VecDeque<u8>,
     },
+    /// The dice of the entry being applied, set for it alone.
+    Proof(EntryDice),
+}
+
+/// The dice one entry of a proven game may draw.
+#[derive(Clone, Debug)]
+pub(crate) enum EntryDice {
+    /// None: an entry whose link names no dice rolls nothing.
+    None,
+    /// Derived from its beacon round or the seed (docs/pbem.md, "Dice").
+    Proven(Box<warboard_proof::ProofDice>),
+    /// The dice a save recorded for it, while the host's seed is still
+    /// secret: checked once the seed is revealed.
+    Recorded(VecDeque<u8>),
 }
 
 impl DiceStream {
@@ -38,13 +56,14 @@ impl DiceStream {
         match mode {
             DiceMode::Seeded { seed } => DiceStream::Seeded(Box::new(SeededDice::new(seed))),
             DiceMode::Client => DiceStream::Client { rolled: Vec::new(), queued: VecDeque::new() },
+            DiceMode::Proof => DiceStream::Proof(EntryDice::None),
         }
     }
 
     /// Adds client dice to the queue; every value is a die face.
     pub fn supply(&mut self, values: &[u8]) -> Result<(), String> {
         let DiceStream::Client { rolled, queued } = self else {
-            return Err("this game rolls its own dice from its seed; dice are supplied only in a game started with dice \"client\"".into());
+            return Err("this game rolls its own dice (from its seed or its proof); dice are supplied only in a game started with dice \"client\"".into());
         };
         if let Some(bad) = values.iter().find(|v| !(1..=6).contains(*v)) {
             return Err(format!("a die shows 1 to 6, not {bad}"));
@@ -66,14 +85,14 @@ impl DiceStream {
     /// Client dice consumed so far and still queued (empty for a seeded game).
     pub fn client_dice(&self) -> (Vec<u8>, Vec<u8>) {
         match self {
-            DiceStream::Seeded(_) => (Vec::new(), Vec::new()),
+            DiceStream::Seeded(_) | DiceStream::Proof(_) => (Vec::new(), Vec::new()),
             DiceStream::Client { rolled, queued } => (rolled.clone(), queued.iter().copied().collect()),
         }
     }
 
     pub fn queued(&self) -> usize {
         match self {
-            DiceStream::Seeded(_) => 0,
+            DiceStream::Seeded(_) | DiceStream::Proof(_) => 0,
             DiceStream::Client { queued, .. } => queued.len(),
         }
     }
@@ -101,6 +120,9 @@ impl DiceSource for Tally {
                 rolled.push(v);
                 v
             }
+            DiceStream::Proof(EntryDice::Proven(dice)) => dice.next_die(),
+            DiceStream::Proof(EntryDice::Recorded(queued)) => queued.pop_front().ok_or(DiceError { given: self.drawn.len() })?,
+            DiceStream::Proof(EntryDice::None) => return Err(DiceError { given: 0 }),
         };
         self.drawn.push(v);
         Ok(v)

@@ -55,6 +55,13 @@ pub enum ApplyError {
     /// unchanged).
     #[error("internal error in the rules engine (the game is unchanged): {0}")]
     Internal(String),
+    /// A proven game takes each action with its signed link (`apply_link`).
+    #[error("this game's dice and record are proven: every action is made as a signed, receipted entry of its chain (docs/pbem.md)")]
+    NeedsLink,
+    /// In a proven game: the action's link in the signed chain is not in
+    /// order, or the action has none (docs/pbem.md).
+    #[error("{0}")]
+    Proof(warboard_proof::ProofError),
 }
 
 impl ApplyError {
@@ -66,6 +73,8 @@ impl ApplyError {
             ApplyError::Rejected(e) => e.code,
             ApplyError::NeedDice { .. } => "dice/needed",
             ApplyError::Internal(_) => "engine/internal",
+            ApplyError::NeedsLink => "proof/needs-link",
+            ApplyError::Proof(e) => e.code(),
         }
     }
 }
@@ -141,6 +150,10 @@ pub enum LoadError {
     /// hash alone only says that something changed).
     #[error("the file's record hash is {recorded}, but its contents hash to {computed}: the save was edited or damaged after it was written ({found})")]
     RecordEdited { recorded: String, computed: String, found: String },
+    /// A proven game whose chain does not verify, or does not match the
+    /// game its log replays (docs/pbem.md, "Verifying a record").
+    #[error("{}{error}", index.map(|i| format!("log[{i}]: ")).unwrap_or_default())]
+    Proof { index: Option<usize>, error: warboard_proof::ProofError },
 }
 
 impl LoadError {
@@ -166,6 +179,7 @@ impl LoadError {
             LoadError::SnapshotMismatch { .. } => "save/snapshot-mismatch",
             LoadError::HashMismatch { .. } => "save/hash-mismatch",
             LoadError::RecordEdited { .. } => "save/record-edited",
+            LoadError::Proof { error, .. } => error.code(),
         }
     }
 }

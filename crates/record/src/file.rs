@@ -101,6 +101,11 @@ pub struct Entry {
     pub dice: Vec<u8>,
     /// What happened.
     pub events: Vec<Event>,
+    /// In a proven game (dice source `proof`), the entry's link in the
+    /// signed chain: who signed it, for which position, the server's
+    /// receipt and the beacon round (docs/pbem.md, "In a save").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<Box<warboard_proof::LinkProof>>,
 }
 
 /// The options of a saved game: those set by name, and all of them as the
@@ -128,6 +133,21 @@ pub(crate) enum DiceRecord {
         /// Dice supplied and not yet used.
         queued: Vec<u8>,
     },
+    /// Each entry's dice come from its link (`Entry::proof`); the chain's
+    /// header, the receipts seats collected apart from it, and the host's
+    /// seed once revealed.
+    Proof(Box<ProofRecord>),
+}
+
+/// A proven game's chain, less its links (which stand in the log).
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ProofRecord {
+    pub header: warboard_proof::Header,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub witnessed: Vec<warboard_proof::SignedReceipt>,
+    #[serde(with = "warboard_proof::bytes::hex_opt", default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<[u8; 32]>,
 }
 
 impl DiceRecord {
@@ -135,6 +155,7 @@ impl DiceRecord {
         match self {
             DiceRecord::Seeded { seed } => DiceMode::Seeded { seed: *seed },
             DiceRecord::Client { .. } => DiceMode::Client,
+            DiceRecord::Proof(_) => DiceMode::Proof,
         }
     }
 }

@@ -32,6 +32,15 @@ impl std::io::Write for Hashing {
 }
 
 impl Hashing {
+    fn of_state(state: &GameState) -> Hashing {
+        // Serialising a GameState cannot fail: its maps have string-like keys
+        // (unit types, power and space indices) and it holds no floats. Hashed
+        // as it is written, without a copy of the text.
+        let mut h = Hashing(Sha256::new());
+        let _ = serde_json::to_writer(&mut h, state);
+        h
+    }
+
     fn hex(self) -> String {
         let hex: String = self.0.finalize().iter().map(|b| format!("{b:02x}")).collect();
         format!("sha256:{hex}")
@@ -71,10 +80,11 @@ fn digest(bytes: Vec<u8>) -> String {
 /// (fields in declaration order, maps sorted: the same state always gives
 /// the same text).
 pub fn state_hash(state: &GameState) -> String {
-    // Serialising a GameState cannot fail: its maps have string-like keys
-    // (unit types, power and space indices) and it holds no floats. Hashed
-    // as it is written, without a copy of the text.
-    let mut h = Hashing(Sha256::new());
-    let _ = serde_json::to_writer(&mut h, state);
-    h.hex()
+    Hashing::of_state(state).hex()
+}
+
+/// [`state_hash`]'s 32 bytes: what a proven game's entries are signed for
+/// (`state_hash_before`, docs/pbem.md).
+pub fn state_digest(state: &GameState) -> [u8; 32] {
+    Hashing::of_state(state).0.finalize().into()
 }

@@ -34,6 +34,11 @@ pub const MAX_POSITION_BYTES: usize = 128 << 10;
 pub const MAX_OPTIONS_BYTES: usize = 16 << 10;
 /// The longest name of a ruleset or a setup, and the longest hash text.
 pub const MAX_NAME_BYTES: usize = 256;
+/// A proven game's chain header (docs/pbem.md): a few seats and keys.
+pub const MAX_PROOF_HEADER_BYTES: usize = 16 << 10;
+/// Receipts collected apart from a proven game's chain: about 300 bytes
+/// each, room for one for every entry of a long game.
+pub const MAX_WITNESSED_BYTES: usize = 64 << 20;
 
 /// `value` as compact JSON is at most `max` bytes; else its size so far.
 pub(crate) fn check_compact_len<T: serde::Serialize + ?Sized>(value: &T, max: usize) -> Result<(), String> {

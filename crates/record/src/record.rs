@@ -1,8 +1,9 @@
 //! A game kept as a log of accepted actions, with undo within a turn.
 
-use crate::dice::{DiceMode, DiceStream, Tally};
+use crate::dice::{DiceMode, DiceStream, EntryDice, Tally};
 use crate::error::{ApplyError, LoadError, StartError, UndoError};
-use crate::file::{self, ActionText, DiceRecord, Entry, OptionsRecord, Origin, SaveFile};
+use crate::proven::{Chain, ProofSummary};
+use crate::file::{self, ActionText, DiceRecord, Entry, OptionsRecord, Origin, ProofRecord, SaveFile};
 use crate::hash::state_hash;
 use crate::limits;
 use crate::names::names_now;
@@ -11,6 +12,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use warboard_conform::case::{self, ParseError};
+use warboard_proof::{Entry as ProofEntry, Header, Link, LinkProof, ProofError, SignedReceipt};
 use warboard_rules::{Action, Event, Game, GameState, RuleError, SeededDice, UnitId};
 
 /// How far undo reaches, in a sentence for documentation and clients.
@@ -36,6 +38,9 @@ pub struct Record {
     /// never covered by a hash, so every later save says so rather than
     /// passing the game off as verified from its start.
     migrated_from: Option<u64>,
+    /// A proven game's chain (dice source `proof`, docs/pbem.md); `None`
+    /// until a header is attached, and in every other game.
+    chain: Option<Box<Chain>>,
 }
 
 impl Record {
@@ -43,7 +48,16 @@ impl Record {
     pub fn new(start: Start) -> Result<Record, StartError> {
         let built = start.build()?;
         let dice = DiceStream::new(start.dice);
-        Ok(Record { start, game: built.game, position_names: built.names, dice, log: Vec::new(), undo: Vec::new(), migrated_from: None })
+        Ok(Record {
+            start,
+            game: built.game,
+            position_names: built.names,
+            dice,
+            log: Vec::new(),
+            undo: Vec::new(),
+            migrated_from: None,
+            chain: None,
+        })
     }
 
     /// Reads a save file, replays its log and checks it (see [`LoadError`]).
@@ -132,14 +146,33 @@ impl Record {
         let mut copy = self.game.clone();
         let verdict = catch_unwind(AssertUnwindSafe(|| match &self.dice {
             DiceStream::Seeded(_) => copy.apply(action, &mut Tally::new(&self.dice)),
-            DiceStream::Client { .. } => copy.apply(action, &mut SeededDice::new(self.game.state.seq)),
+            DiceStream::Client { .. } | DiceStream::Proof(_) => copy.apply(action, &mut SeededDice::new(self.game.state.seq)),
         }));
         verdict.unwrap_or_else(|panic| Err(RuleError::new("engine/internal", panic_message(panic))))
+    }
+
+    /// Whether `action` would roll dice now, or why it would be refused;
+    /// nothing changes. Whether an action draws its first die never depends
+    /// on dice, so stand-in dice tell it: what a proven game asks before it
+    /// names a beacon round for the action.
+    pub fn would_roll(&self, action: &Value) -> Result<bool, ApplyError> {
+        let resolved = self.resolve(action)?;
+        let power = case::acting_power(&self.game, action).map_err(ApplyError::Malformed)?;
+        let mut copy = self.game.clone();
+        let mut dice = Counting { inner: SeededDice::new(self.game.state.seq), drawn: 0 };
+        match catch_unwind(AssertUnwindSafe(|| copy.apply_as(power, &resolved, &mut dice))) {
+            Ok(Ok(_)) => Ok(dice.drawn > 0),
+            Ok(Err(e)) => Err(ApplyError::Rejected(e)),
+            Err(panic) => Err(ApplyError::Internal(panic_message(panic))),
+        }
     }
 
     /// Applies a FORMAT.md action and logs it, or rejects it and changes
     /// nothing (the state, the dice and the log stay as they were).
     pub fn apply(&mut self, action: &Value, by: Origin) -> Result<&Entry, ApplyError> {
+        if self.start.dice == DiceMode::Proof {
+            return Err(ApplyError::NeedsLink);
+        }
         let resolved = self.resolve(action)?;
         self.apply_resolved(action, resolved, by)
     }
@@ -171,8 +204,9 @@ impl Record {
         let (mut dice, mut events) = (tally.drawn, events);
         dice.shrink_to_fit();
         events.shrink_to_fit();
-        let entry = Entry { action: ActionText::new(action), by, resolved, dice, events };
-        if undoable(&entry, &before, &self.game.state) && self.game.state.winner.is_none() {
+        let entry = Entry { action: ActionText::new(action), by, resolved, dice, events, proof: None };
+        // A proven game's chain only grows: its corrections are entries of their own.
+        if undoable(&entry, &before, &self.game.state) && self.game.state.winner.is_none() && self.chain.is_none() {
             self.undo.push(before);
         } else {
             self.undo.clear();
@@ -215,9 +249,12 @@ impl Record {
     /// bytes.
     pub fn to_save_string(&self) -> String {
         let (rolled, queued) = self.dice.client_dice();
-        let dice = match self.start.dice {
-            DiceMode::Seeded { seed } => DiceRecord::Seeded { seed },
-            DiceMode::Client => DiceRecord::Client { rolled, queued },
+        let dice = match (self.start.dice, &self.chain) {
+            (DiceMode::Seeded { seed }, _) => DiceRecord::Seeded { seed },
+            (DiceMode::Client, _) => DiceRecord::Client { rolled, queued },
+            (DiceMode::Proof, Some(chain)) => DiceRecord::Proof(Box::new(chain.record())),
+            // Not written: `write_save` refuses a proven game without its chain.
+            (DiceMode::Proof, None) => DiceRecord::Client { rolled, queued },
         };
         file::render(&SaveFile {
             ruleset: &self.start.ruleset,
@@ -250,6 +287,195 @@ impl Record {
 
     pub(crate) fn client_dice(&self) -> (Vec<u8>, Vec<u8>) {
         self.dice.client_dice()
+    }
+}
+
+/// A proven game (dice source `proof`, docs/pbem.md): its chain, and
+/// actions applied with their links.
+impl Record {
+    /// What a proven game's header must name: the ruleset with its options,
+    /// and the starting position's hash.
+    pub fn proof_binding(&self) -> Result<(String, [u8; 32]), StartError> {
+        let label = crate::proven::ruleset_label(&self.start.ruleset, &self.game.ruleset.options.canonical());
+        Ok((label, crate::hash::state_digest(&self.start.build()?.game.state)))
+    }
+
+    /// Gives a proven game, before its first action, its chain's header.
+    pub fn attach_proof(&mut self, header: Header) -> Result<(), ProofError> {
+        self.attach_chain(ProofRecord { header, witnessed: Vec::new(), seed: None })
+    }
+
+    pub(crate) fn attach_chain(&mut self, record: ProofRecord) -> Result<(), ProofError> {
+        if self.start.dice != DiceMode::Proof {
+            return Err(ProofError::BadHeader("the game was not started with dice \"proof\"".into()));
+        }
+        if !self.log.is_empty() || self.chain.is_some() {
+            return Err(ProofError::BadHeader("a chain is attached before the game's first action, once".into()));
+        }
+        let (label, start) = self.proof_binding().map_err(|e| ProofError::BadHeader(e.to_string()))?;
+        self.chain = Some(Box::new(Chain::new(record, &label, start)?));
+        Ok(())
+    }
+
+    pub fn proof_header(&self) -> Option<&Header> {
+        self.chain.as_ref().map(|c| &c.header)
+    }
+
+    pub fn proof_summary(&self) -> Option<ProofSummary> {
+        self.chain.as_ref().map(|c| c.summary(&self.log))
+    }
+
+    /// The next entry of the chain for `action` by `seat`, to be signed and
+    /// receipted; `beacon_round` where the action may roll (beacon mode).
+    pub fn next_entry(&self, seat: &str, action: &Value, beacon_round: Option<u64>) -> Result<ProofEntry, ApplyError> {
+        let chain = self.chain.as_ref().ok_or(ApplyError::Proof(ProofError::BadHeader("this game has no proof chain".into())))?;
+        Ok(ProofEntry {
+            n: chain.verifier.next_n(),
+            prev: chain.verifier.head(),
+            seat: seat.to_string(),
+            action: ActionText::new(action).as_str().to_string(),
+            state_hash_before: crate::hash::state_digest(&self.game.state),
+            beacon_round,
+        })
+    }
+
+    /// Applies `action` with its link in the chain: the link is checked
+    /// (order, signatures, receipt, beacon round, the position it was signed
+    /// for), then the action with the link's dice. `host_seed` is the
+    /// server mode's secret seed, for the host that holds it. A refusal
+    /// changes nothing.
+    pub fn apply_link(&mut self, action: &Value, by: Origin, link: &Link, host_seed: Option<&[u8; 32]>) -> Result<&Entry, ApplyError> {
+        let resolved = self.resolve(action)?;
+        self.apply_link_resolved(action, resolved, by, link, host_seed, None)
+    }
+
+    /// As [`Record::apply_link`], for an action resolved already; a loader
+    /// passes the dice a save recorded, used while the host's seed is secret.
+    pub(crate) fn apply_link_resolved(
+        &mut self,
+        action: &Value,
+        resolved: Action,
+        by: Origin,
+        link: &Link,
+        host_seed: Option<&[u8; 32]>,
+        recorded: Option<&[u8]>,
+    ) -> Result<&Entry, ApplyError> {
+        let chain = self.chain.as_ref().ok_or(ApplyError::Proof(ProofError::BadHeader("this game has no proof chain".into())))?;
+        let text = ActionText::new(action);
+        let (verified, verifier) = chain.check(link, text.as_str(), crate::hash::state_digest(&self.game.state)).map_err(ApplyError::Proof)?;
+        let n = verified.n;
+        let dice = match (verified.dice, host_seed, recorded) {
+            (Some(dice), _, _) => EntryDice::Proven(Box::new(dice)),
+            (None, Some(seed), _) if verifier.dice_pending() => {
+                if let warboard_proof::DiceMode::Server { commitment } = &chain.header.dice {
+                    warboard_proof::check_seed(seed, commitment).map_err(ApplyError::Proof)?;
+                }
+                EntryDice::Proven(Box::new(warboard_proof::ProofDice::for_entry(seed, &verifier.game_id(), n, &verified.entry_hash)))
+            }
+            (None, None, Some(recorded)) if verifier.dice_pending() => EntryDice::Recorded(recorded.iter().copied().collect()),
+            _ => EntryDice::None,
+        };
+        self.dice = DiceStream::Proof(dice);
+        let outcome = self.apply_resolved(action, resolved, by);
+        let outcome = match outcome {
+            Err(ApplyError::Rejected(e)) if e.code == "dice/exhausted" => Err(ApplyError::Proof(ProofError::NoDice { n })),
+            other => other.map(|_| ()),
+        };
+        let DiceStream::Proof(left) = std::mem::replace(&mut self.dice, DiceStream::Proof(EntryDice::None)) else { unreachable!("set above") };
+        outcome?;
+        if let EntryDice::Recorded(left) = left {
+            if !left.is_empty() {
+                self.log.pop();
+                return Err(ApplyError::Proof(ProofError::Malformed(format!("entry {n} records {} dice more than its action rolls", left.len()))));
+            }
+        }
+        if let Some(chain) = self.chain.as_mut() {
+            chain.verifier = verifier;
+        }
+        let entry = self.log.last_mut().expect("an entry was just applied");
+        entry.proof = Some(Box::new(LinkProof::of(link)));
+        Ok(entry)
+    }
+
+    /// Whether the game's dice are proven (a chain is attached).
+    pub fn proven(&self) -> bool {
+        self.chain.is_some()
+    }
+
+    /// The link a save keeps as `proof` beside log entry `n`, rebuilt as the
+    /// chain's next one.
+    pub(crate) fn link_for(&self, n: usize, proof: &LinkProof, action: &str) -> Link {
+        let chain = self.chain.as_ref().expect("only for proven games");
+        proof.link(&chain.header.game_id, n as u64, chain.verifier.head(), action)
+    }
+
+    /// After the last entry: no receipt names one past it.
+    pub(crate) fn finish_chain(&self) -> Result<(), ProofError> {
+        self.chain.as_ref().map_or(Ok(()), |c| c.verifier.finish())
+    }
+
+    /// Every link of the chain, rebuilt from the log (for turn files).
+    pub fn links(&self) -> Vec<Link> {
+        let Some(chain) = &self.chain else { return Vec::new() };
+        let game_id = chain.header.game_id;
+        let mut prev = chain.header.hash();
+        let mut links = Vec::with_capacity(self.log.len());
+        for (n, entry) in self.log.iter().enumerate() {
+            let Some(proof) = &entry.proof else { break };
+            let link = proof.link(&game_id, n as u64, prev, entry.action.as_str());
+            prev = warboard_proof::link_hash(&game_id, &link.entry.entry, &link.receipt.receipt);
+            links.push(link);
+        }
+        links
+    }
+
+    /// Keeps a receipt a seat collected apart from the chain: it must be the
+    /// server's and name no other entry than the chain's (or the record now
+    /// holds the server's proof of a fork, refused as `record/equivocation`).
+    pub fn witness(&mut self, receipt: SignedReceipt) -> Result<(), ProofError> {
+        let chain = self.chain.as_ref().ok_or(ProofError::BadHeader("this game has no proof chain".into()))?;
+        let mut verifier = chain.verifier.clone();
+        verifier.witness(&receipt)?;
+        for (n, link) in self.links().iter().enumerate() {
+            if link.receipt.receipt.n == receipt.receipt.n && link.receipt.receipt.entry_hash != receipt.receipt.entry_hash {
+                return Err(ProofError::Equivocation { n: n as u64, first: Box::new(link.receipt.clone()), second: Box::new(receipt) });
+            }
+        }
+        let chain = self.chain.as_mut().expect("checked above");
+        chain.verifier = verifier;
+        chain.witnessed.push(receipt);
+        Ok(())
+    }
+
+    /// The server mode's seed, revealed when the game ends: the whole game
+    /// is checked again with it (every die of every entry), and kept only if
+    /// it holds.
+    pub fn reveal_seed(&mut self, seed: [u8; 32]) -> Result<(), LoadError> {
+        if self.chain.is_none() {
+            return Err(LoadError::Proof { index: None, error: ProofError::BadHeader("this game has no proof chain".into()) });
+        }
+        let mut copy = self.clone();
+        copy.chain.as_mut().expect("checked above").seed = Some(seed);
+        let reloaded = Record::load(&copy.to_save_string())?;
+        *self = reloaded;
+        Ok(())
+    }
+}
+
+/// Stand-in dice that count what is drawn.
+#[derive(Clone)]
+struct Counting {
+    inner: SeededDice,
+    drawn: usize,
+}
+
+impl warboard_rules::DiceSource for Counting {
+    fn roll(&mut self) -> Result<u8, warboard_rules::DiceError> {
+        self.drawn += 1;
+        self.inner.roll()
+    }
+    fn boxed_clone(&self) -> Box<dyn warboard_rules::DiceSource> {
+        Box::new(self.clone())
     }
 }
 

@@ -146,7 +146,7 @@ impl Table {
         self.think_ms = think_ms;
         let seed = match self.record.dice_mode() {
             DiceMode::Seeded { seed } => seed,
-            DiceMode::Client => 0,
+            DiceMode::Client | DiceMode::Proof => 0,
         };
         let n = self.computer.len() as u64;
         self.planners = (0..n).map(|p| PlanningPlayer::new(seed.wrapping_add(p + 1), think_ms)).collect();

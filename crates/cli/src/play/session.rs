@@ -195,7 +195,7 @@ impl Session {
     pub fn seed(&self) -> Option<u64> {
         match self.table.record().dice_mode() {
             DiceMode::Seeded { seed } => Some(seed),
-            DiceMode::Client => None,
+            DiceMode::Client | DiceMode::Proof => None,
         }
     }
     pub fn computer_stuck(&self) -> bool {

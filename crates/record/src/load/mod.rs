@@ -61,6 +61,9 @@ pub(crate) fn load(text: &str) -> Result<Record, LoadError> {
                 // own checks, run all the same, may say where (issue 34,
                 // finding 20); what they cannot see is named instead.
                 let found = match load_fields(&top, version, None) {
+                    // A proven game's chain says more than the hash: which
+                    // signature no longer verifies.
+                    Err(e @ LoadError::Proof { .. }) => return Err(e),
                     Err(e) => format!("{found}the first difference the replay finds: [{}] {e}", e.code()),
                     Ok(_) => format!(
                         "{found}the replay finds no difference, so the edit is in what only the record hash covers: the queued client dice, who made an action (`by`), `migrated_from`, or the record hash itself"
@@ -215,6 +218,9 @@ fn load_entries(header: Header, log: &RawValue, snapshot: GameState, unverified:
     }
     let start = Start { ruleset: header.ruleset, options: header.options.changed, position: header.position, dice: header.dice.mode() };
     let mut record = start_replay(start, &header.dice)?;
+    if let DiceRecord::Proof(chain) = &header.dice {
+        record.attach_chain((**chain).clone()).map_err(|error| LoadError::Proof { index: None, error })?;
+    }
     // Options declared since the save was written, at their defaults,
     // change nothing in its game (docs/saves.md).
     let rebuilt = record.game().ruleset.options.canonical_as_of(&header.options.canonical);
@@ -232,6 +238,7 @@ fn load_entries(header: Header, log: &RawValue, snapshot: GameState, unverified:
         replay_entry(&mut record, index, entry)
     })?;
     check_client_dice(&record, &header.dice)?;
+    record.finish_chain().map_err(|error| LoadError::Proof { index: None, error })?;
     if *record.state() != snapshot {
         return Err(LoadError::SnapshotMismatch { field: first_difference(record.state(), &snapshot) });
     }
@@ -241,7 +248,7 @@ fn load_entries(header: Header, log: &RawValue, snapshot: GameState, unverified:
 /// The record at the start of the saved game, its client dice queued.
 pub(crate) fn start_replay(start: Start, dice: &DiceRecord) -> Result<Record, LoadError> {
     let all_client_dice: Vec<u8> = match dice {
-        DiceRecord::Seeded { .. } => Vec::new(),
+        DiceRecord::Seeded { .. } | DiceRecord::Proof(_) => Vec::new(),
         DiceRecord::Client { rolled, queued } => rolled.iter().chain(queued).copied().collect(),
     };
     if let Some(bad) = all_client_dice.iter().find(|d| !(1..=6).contains(*d)) {
@@ -312,8 +319,18 @@ fn replay_entry(record: &mut Record, index: usize, entry: Entry) -> Result<(), L
     if resolved != entry.resolved {
         return Err(LoadError::ActionMismatch { index, written: entry.action.to_string() });
     }
-    let applied = match record.apply_resolved(&action, resolved, entry.by) {
+    let applied = match (record.proven(), &entry.proof) {
+        (true, Some(proof)) => {
+            let link = record.link_for(index, proof, entry.action.as_str());
+            record.apply_link_resolved(&action, resolved, entry.by, &link, None, Some(&entry.dice))
+        }
+        (true, None) => return Err(LoadError::Malformed(format!("log[{index}]: an entry of a proven game without its proof"))),
+        (false, Some(_)) => return Err(LoadError::Malformed(format!("log[{index}]: a proof in a game whose dice are not proven"))),
+        (false, None) => record.apply_resolved(&action, resolved, entry.by),
+    };
+    let applied = match applied {
         Ok(applied) => applied,
+        Err(ApplyError::Proof(error)) => return Err(LoadError::Proof { index: Some(index), error }),
         Err(ApplyError::NeedDice { .. }) => {
             return Err(LoadError::DiceInconsistent(format!("log[{index}]: the action needs more client dice than the file lists")))
         }

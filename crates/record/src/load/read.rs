@@ -4,9 +4,9 @@
 //! the wrong shape, is refused as malformed, naming it.
 
 use crate::error::LoadError;
-use crate::file::{DiceRecord, OptionsRecord};
+use crate::file::{DiceRecord, OptionsRecord, ProofRecord};
 use crate::json;
-use crate::limits::{MAX_CLIENT_DICE, MAX_NAME_BYTES, MAX_OPTIONS_BYTES, MAX_POSITION_BYTES};
+use crate::limits::{MAX_CLIENT_DICE, MAX_NAME_BYTES, MAX_OPTIONS_BYTES, MAX_POSITION_BYTES, MAX_PROOF_HEADER_BYTES, MAX_WITNESSED_BYTES};
 use crate::start::Position;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -111,6 +111,22 @@ fn dice(raw: &RawValue) -> Result<DiceRecord, LoadError> {
             let queued = json::dice(required("dice", &fields, "queued")?.get(), &mut budget).map_err(json_error("dice.queued"))?;
             Ok(DiceRecord::Client { rolled, queued })
         }
-        other => Err(malformed("dice", format!("unknown source `{}`, expected `seeded` or `client`", crate::disk::bounded_text(other, 40)))),
+        "proof" => {
+            let fields = self::fields("dice", raw, &["source", "header", "witnessed", "seed"])?;
+            let header = required("dice", &fields, "header")?;
+            json::check_compact_len(header.get(), MAX_PROOF_HEADER_BYTES).map_err(json_error("dice.header"))?;
+            let header = serde_json::from_str(header.get()).map_err(json_error("dice.header"))?;
+            let witnessed = match fields.get("witnessed") {
+                Some(w) => {
+                    json::check_compact_len(w.get(), MAX_WITNESSED_BYTES).map_err(json_error("dice.witnessed"))?;
+                    serde_json::from_str(w.get()).map_err(json_error("dice.witnessed"))?
+                }
+                None => Vec::new(),
+            };
+            let seed = fields.get("seed").map(|s| small::<String>("dice.seed", s, 66)).transpose()?;
+            let seed = seed.map(|s| warboard_proof::bytes::from_hex_n::<32>(&s).map_err(|e| malformed("dice.seed", e))).transpose()?;
+            Ok(DiceRecord::Proof(Box::new(ProofRecord { header, witnessed, seed })))
+        }
+        other => Err(malformed("dice", format!("unknown source `{}`, expected `seeded`, `client` or `proof`", crate::disk::bounded_text(other, 40)))),
     }
 }
