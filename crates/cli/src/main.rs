@@ -7,6 +7,7 @@ mod play;
 mod replay_cmd;
 mod selfplay_cmd;
 mod serve_cmd;
+mod verify_cmd;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -134,6 +135,17 @@ enum Command {
         /// A save file (written by the engine's `save`).
         file: PathBuf,
     },
+    /// Check a saved game: its log replays to it, and for a proven game
+    /// (play by e-mail, correspondence) every signature, receipt, beacon
+    /// round and die (docs/pbem.md). Exit status 1 with the problem's code
+    /// (`record/…`, `save/…`) if anything is wrong.
+    Verify {
+        /// A save file.
+        file: PathBuf,
+        /// Fail (exit status 2) unless the game's dice are proven.
+        #[arg(long)]
+        require_proof: bool,
+    },
     /// Battle odds: exact outcome distribution, or Monte Carlo through the
     /// battle engine (e.g. warboard calc "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa").
     Calc(calc_cmd::CalcArgs),
@@ -179,6 +191,21 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("warboard serve: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Verify { file, require_proof } => match verify_cmd::run(&file) {
+            Ok(verdict) => {
+                print!("{}", verdict.report);
+                if require_proof && !verdict.proven {
+                    eprintln!("warboard verify: {}: the dice are not proven", file.display());
+                    ExitCode::from(2)
+                } else {
+                    ExitCode::SUCCESS
+                }
+            }
+            Err(e) => {
+                eprintln!("warboard verify: {}: {e}", file.display());
                 ExitCode::FAILURE
             }
         },

@@ -23,6 +23,7 @@ mod proven;
 pub mod narrate;
 mod record;
 mod start;
+pub mod testing;
 pub mod write;
 
 pub use dice::{fresh_seed, DiceMode};

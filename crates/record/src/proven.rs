@@ -69,7 +69,7 @@ impl Chain {
             seats: self.header.seats.iter().map(|s| (s.seat.clone(), s.key.is_some())).collect(),
             entries: entries.len(),
             signed: entries.iter().filter(|e| e.proof.as_ref().is_some_and(|p| p.signature.is_some())).count(),
-            rounds: entries.iter().filter(|e| e.proof.as_ref().is_some_and(|p| p.beacon_round.is_some())).count(),
+            rolled: entries.iter().filter(|e| !e.dice.is_empty()).count(),
             witnessed: self.witnessed.len(),
             dice_pending: self.verifier.dice_pending(),
         }
@@ -87,8 +87,8 @@ pub struct ProofSummary {
     pub entries: usize,
     /// Entries signed by their seat's key.
     pub signed: usize,
-    /// Entries that named a beacon round.
-    pub rounds: usize,
+    /// Entries that rolled dice.
+    pub rolled: usize,
     pub witnessed: usize,
     /// The server mode before its seed is revealed: the chain verifies, the dice not yet.
     pub dice_pending: bool,

@@ -1,0 +1,77 @@
+//! A club in one process, for tests and examples of proven games
+//! (docs/pbem.md): a local test beacon, a server key that receipts every
+//! entry, a seat key, and a server seed, with a clock that moves on 1.7 s an
+//! action. Never for real games: one party holds every key here.
+
+use crate::{ApplyError, Origin, Record};
+use serde_json::Value;
+use warboard_proof::{Beacon, BeaconProof, ChainInfo, DiceMode, Header, Link, Receipt, SeatKey, ServerSeed, SigningKey, TestBeacon};
+
+/// The test beacon's genesis (unix seconds).
+pub const GENESIS: u64 = 1_000_000;
+
+pub struct LocalClub {
+    pub beacon: TestBeacon,
+    pub server: SigningKey,
+    /// The key of seat `player`; seat `computer` has none.
+    pub seat: SigningKey,
+    pub seed: ServerSeed,
+    pub now_ms: u64,
+}
+
+impl Default for LocalClub {
+    fn default() -> LocalClub {
+        LocalClub {
+            beacon: TestBeacon::new([7; 32], GENESIS, 3),
+            server: SigningKey::from_bytes(&[9; 32]),
+            seat: SigningKey::from_bytes(&[4; 32]),
+            seed: ServerSeed::from_bytes([5; 32]),
+            now_ms: (GENESIS + 100) * 1000,
+        }
+    }
+}
+
+impl LocalClub {
+    /// The header of a proven `record` (seats `player` and `computer`),
+    /// dice from the beacon or the server's seed; attached to it.
+    pub fn start(&self, record: &mut Record, beacon: bool) -> Result<(), String> {
+        let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| e.to_string())?;
+        let dice = if beacon { DiceMode::Beacon { chain: self.beacon_info() } } else { DiceMode::Server { commitment: self.seed.commitment() } };
+        let header = Header {
+            game_id: [0x1d; 16],
+            ruleset,
+            start_state_hash,
+            seats: vec![
+                SeatKey { seat: "player".into(), key: Some(self.seat.verifying_key().to_bytes()) },
+                SeatKey { seat: "computer".into(), key: None },
+            ],
+            server_key: self.server.verifying_key().to_bytes(),
+            dice,
+        };
+        record.attach_proof(header).map_err(|e| e.to_string())
+    }
+
+    pub fn beacon_info(&self) -> ChainInfo {
+        self.beacon.info().clone()
+    }
+
+    /// One action as a seat and the server make it: the entry, signed
+    /// (`player`) or not (`computer`), receipted, with its round's signature
+    /// where it rolls (beacon mode), or the host's seed (server mode).
+    pub fn act(&mut self, record: &mut Record, action: &Value, by_player: bool) -> Result<(), ApplyError> {
+        let header = record.proof_header().ok_or(ApplyError::NeedsLink)?.clone();
+        let beacon_mode = matches!(header.dice, DiceMode::Beacon { .. });
+        let rolls = record.would_roll(action)?;
+        self.now_ms += 1700;
+        let round = (beacon_mode && rolls).then(|| self.beacon_info().round_at(self.now_ms / 1000) + 1);
+        let seat = if by_player { "player" } else { "computer" };
+        let entry = record.next_entry(seat, action, round)?;
+        let game_id = header.game_id;
+        let signed = if by_player { entry.clone().sign(&game_id, &self.seat) } else { entry.clone().unsigned() };
+        let receipt = Receipt::for_entry(&game_id, &entry, self.now_ms).sign(&game_id, &self.server);
+        let beacon = round.and_then(|r| Some(BeaconProof { round: r, signature: self.beacon.sign(r)? }));
+        let link = Link { entry: signed, receipt, beacon };
+        let seed = self.seed.reveal();
+        record.apply_link(action, Origin::Client, &link, (!beacon_mode).then_some(&seed)).map(|_| ())
+    }
+}
