@@ -2,6 +2,7 @@
 
 use clap::Args;
 use std::net::SocketAddr;
+use warboard_server::mail::MailConfig;
 use warboard_server::Config;
 
 #[derive(Args)]
@@ -27,6 +28,20 @@ pub struct ServeArgs {
     /// Computer players thinking at once (default: one per core).
     #[arg(long, env = "WARBOARD_THINKERS")]
     thinkers: Option<usize>,
+    /// The mail server for "your turn" mail: smtp://USER:PASS@HOST:PORT
+    /// (plain), smtp://USER:PASS@HOST?tls=required (STARTTLS, port 587) or
+    /// smtps://USER:PASS@HOST (TLS, port 465). Unset: the server sends no
+    /// mail. Needs --mail-from and --public-url.
+    #[arg(long, env = "WARBOARD_SMTP_URL", hide_env_values = true)]
+    smtp_url: Option<String>,
+    /// Who turn mail comes from: `turns@club.example` or
+    /// `warboard <turns@club.example>`.
+    #[arg(long, env = "WARBOARD_MAIL_FROM")]
+    mail_from: Option<String>,
+    /// The server as players reach it, for the links in mails
+    /// (e.g. https://club.example).
+    #[arg(long, env = "WARBOARD_PUBLIC_URL")]
+    public_url: Option<String>,
     /// What the log shows, as tracing's filter (e.g. `info`,
     /// `warboard_server=debug`); RUST_LOG is read when this is unset.
     #[arg(long, env = "WARBOARD_LOG")]
@@ -37,12 +52,22 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
     let filter = args.log.clone().or_else(|| std::env::var("RUST_LOG").ok()).unwrap_or_else(|| "info".into());
     let filter = tracing_subscriber::EnvFilter::try_new(&filter).map_err(|e| format!("--log {filter}: {e}"))?;
     tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let mail = match (args.smtp_url, args.mail_from, args.public_url) {
+        (None, ..) => None,
+        (Some(smtp_url), Some(from), Some(public_url)) => Some(MailConfig { smtp_url, from, public_url }),
+        (Some(_), from, public_url) => {
+            let missing = [(from.is_none(), "--mail-from"), (public_url.is_none(), "--public-url")];
+            let missing = missing.iter().filter(|m| m.0).map(|m| m.1).collect::<Vec<_>>().join(" and ");
+            return Err(format!("--smtp-url turns mail on, which also needs {missing}: who mails come from, where links lead"));
+        }
+    };
     let mut config = Config {
         listen: args.listen,
         database: args.database,
         secure_cookies: args.secure_cookies,
         max_games_per_account: args.max_games_per_account,
         max_connections_per_account: args.max_connections_per_account,
+        mail,
         ..Config::default()
     };
     if let Some(n) = args.thinkers {

@@ -77,7 +77,7 @@ async fn run(args: Args) {
             let path = std::env::temp_dir().join(format!("warboard-load-{}.db", std::process::id()));
             let store = Store::open(&format!("sqlite://{}", path.display())).await.expect("SQLite opens");
             let config = Config { max_games_per_account: 10_000, ..Config::default() };
-            let app = warboard_server::router(AppState::new(store, Arc::new(SystemClock), config));
+            let app = warboard_server::router(AppState::new(store, Arc::new(SystemClock), config, None));
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
             let addr = listener.local_addr().expect("an address").to_string();
             tokio::spawn(async move { axum::serve(warboard_server::app::without_delay(listener), app).await.expect("serves") });

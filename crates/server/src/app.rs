@@ -15,8 +15,9 @@ use serde_json::json;
 use crate::clock::{Clock, SystemClock};
 use crate::error::ApiError;
 use crate::live::Hub;
+use crate::mail::{MailConfig, Mailer};
 use crate::store::{Backend, Store};
-use crate::{auth, calc, lobby, rulesets, web, ws};
+use crate::{auth, calc, lobby, mail, rulesets, web, ws};
 
 /// The largest request body: every request is a small JSON object.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -36,6 +37,12 @@ pub struct Config {
     /// Never set by `warboard serve` (no flag reads it): a server's seeds
     /// come from the operating system's random source.
     pub fixed_seed: Option<u64>,
+    /// Where "your turn" mail goes out (docs/server.md, "Turn mail");
+    /// `None`: the server sends no mail.
+    pub mail: Option<MailConfig>,
+    /// The beacon the witness for games played by e-mail names rounds of
+    /// (docs/pbem.md): drand quicknet, or a local test beacon in tests.
+    pub beacon: crate::witness::BeaconConfig,
 }
 
 impl Default for Config {
@@ -48,6 +55,8 @@ impl Default for Config {
             max_connections_per_account: 32,
             thinkers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             fixed_seed: None,
+            mail: None,
+            beacon: crate::witness::BeaconConfig::Quicknet,
         }
     }
 }
@@ -64,14 +73,19 @@ pub struct AppState {
     /// shutdown waits for every connection, and a WebSocket never ends by
     /// itself).
     pub stopping: Arc<tokio::sync::watch::Sender<bool>>,
+    /// The witness for games played by e-mail (src/witness.rs).
+    pub witness: Arc<crate::witness::Witness>,
 }
 
 impl AppState {
-    pub fn new(store: Store, clock: Arc<dyn Clock>, config: Config) -> AppState {
-        let hub = Hub::new(store.clone(), clock.clone(), config.thinkers);
+    /// `mailer` is built from `config.mail` by the caller ([`Mailer::new`]),
+    /// which can fail, where this cannot.
+    pub fn new(store: Store, clock: Arc<dyn Clock>, config: Config, mailer: Option<Arc<Mailer>>) -> AppState {
+        let hub = Hub::new(store.clone(), clock.clone(), config.thinkers, mailer);
         let connections = Arc::new(Connections { limit: config.max_connections_per_account, open: Mutex::new(HashMap::new()) });
         let stopping = Arc::new(tokio::sync::watch::Sender::new(false));
-        AppState { store, clock, hub, config: Arc::new(config), connections, stopping }
+        let witness = Arc::new(crate::witness::Witness::new(&config.beacon));
+        AppState { store, clock, hub, config: Arc::new(config), connections, stopping, witness }
     }
 }
 
@@ -149,6 +163,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/signout", post(auth::sign_out))
         .route("/api/me", get(auth::me))
         .route("/api/tokens", post(auth::new_api_token))
+        .route("/api/account/mail", get(mail::show).put(mail::update))
+        .route("/api/mail/unsubscribe", get(mail::unsubscribe).post(mail::unsubscribe))
         .route("/api/rulesets", get(rulesets::list))
         .route("/api/rulesets/{name}", get(rulesets::show))
         .route("/api/rulesets/{name}/board.svg", get(rulesets::board_svg))
@@ -162,6 +178,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/income", get(lobby::income))
         .route("/game/{id}/replay", get(web::index))
         .route("/api/games/{id}/ws", get(ws::upgrade))
+        .merge(crate::witness::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -200,11 +217,17 @@ async fn not_found() -> ApiError {
 
 /// Serves until `shutdown` resolves, then lets open requests finish.
 pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = ()> + Send + 'static) -> Result<(), String> {
+    // Checked before anything opens: a mistyped SMTP URL stops the start.
+    let mailer = config.mail.as_ref().map(Mailer::new).transpose()?.map(Arc::new);
     let store = Store::open(&config.database).await.map_err(|e| format!("{}: {e}", config.database))?;
     let listener = tokio::net::TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     tracing::info!(%addr, database = %redact(&config.database), "warboard serve is listening");
-    let state = AppState::new(store.clone(), Arc::new(SystemClock), config);
+    match &config.mail {
+        Some(m) => tracing::info!(mail = ?m, "turn mail is on"),
+        None => tracing::info!("turn mail is off (no --smtp-url)"),
+    }
+    let state = AppState::new(store.clone(), Arc::new(SystemClock), config, mailer);
     if store.backend() == Backend::Postgres {
         tokio::spawn(state.hub.clone().follow(store.url().to_string()));
     }

@@ -14,9 +14,11 @@ pub mod clock;
 pub mod error;
 pub mod live;
 pub mod lobby;
+pub mod mail;
 pub mod rulesets;
 pub mod store;
 pub mod web;
+pub mod witness;
 pub mod ws;
 
 pub use app::{router, serve, AppState, Config};

@@ -18,6 +18,7 @@ use warboard_table::{Applied, Refusal, Step, Table};
 
 use crate::clock::Clock;
 use crate::error::ApiError;
+use crate::mail::{Mailer, TurnMail};
 use crate::store::{Append, GameStatus, SeatKind, SeatRow, Store, StoreError};
 
 /// Entries kept ready to send to a client that reconnects; one further
@@ -207,6 +208,8 @@ pub struct Hub {
     /// so that they never hold up other games' requests.
     thinkers: Arc<Semaphore>,
     chat_limit: crate::chat::RateLimit,
+    /// Sends "your turn" mail; `None` where the server sends no mail.
+    mailer: Option<Arc<Mailer>>,
 }
 
 /// An action accepted: its entry number, and whether it had been accepted
@@ -217,14 +220,20 @@ pub struct Accepted {
 }
 
 impl Hub {
-    pub fn new(store: Store, clock: Arc<dyn Clock>, thinkers: usize) -> Arc<Hub> {
+    pub fn new(store: Store, clock: Arc<dyn Clock>, thinkers: usize, mailer: Option<Arc<Mailer>>) -> Arc<Hub> {
         Arc::new(Hub {
             games: Default::default(),
             store,
             clock,
             thinkers: Arc::new(Semaphore::new(thinkers.max(1))),
             chat_limit: Default::default(),
+            mailer,
         })
+    }
+
+    /// Whether this server sends turn mail.
+    pub fn mails(&self) -> bool {
+        self.mailer.is_some()
     }
 
     /// The live game, loaded from the store on first use.
@@ -375,6 +384,11 @@ impl Hub {
         }
         let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry, inner.tail());
         inner.publish(&game.pushes, pushed);
+        // Here and not where other servers' entries are caught up: each
+        // entry is committed by one server only, so it is mailed once.
+        if let (Some(mailer), Some(turn)) = (&self.mailer, turn_passed(&game.id, inner, &applied.before)) {
+            mailer.spawn_turn(self.store.clone(), turn);
+        }
         Ok(())
     }
 
@@ -506,6 +520,32 @@ impl Hub {
         }
         true
     }
+}
+
+/// The mail a committed entry calls for, if any: it passed the turn (round
+/// or power changed) to a power an account holds, and that account did not
+/// hold the power whose turn ended (one player's own powers in a row need
+/// no mail between them).
+fn turn_passed(game_id: &str, inner: &Inner, before: &warboard_rules::GameState) -> Option<TurnMail> {
+    let after = inner.table.record().state();
+    if inner.status != GameStatus::Playing || (before.round, before.turn) == (after.round, after.turn) {
+        return None;
+    }
+    let holder = |p: PowerId| {
+        let power = inner.power_name(p);
+        inner.seats.iter().find(|s| s.power == power && s.kind == SeatKind::Account).and_then(|s| s.account_id.clone())
+    };
+    let account_id = holder(after.turn)?;
+    if holder(before.turn).as_ref() == Some(&account_id) {
+        return None;
+    }
+    Some(TurnMail {
+        account_id,
+        game_id: game_id.to_string(),
+        ruleset: inner.table.record().start().ruleset.clone(),
+        round: after.round,
+        power: inner.power_name(after.turn),
+    })
 }
 
 fn check_playing(inner: &Inner) -> Result<(), ApiError> {

@@ -24,6 +24,8 @@ use super::StoreError;
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "initial", include_str!("../../migrations/0001_initial.sql")),
     (2, "chat", include_str!("../../migrations/0002_chat.sql")),
+    (3, "mail", include_str!("../../migrations/0003_mail.sql")),
+    (4, "witness", include_str!("../../migrations/0004_witness.sql")),
 ];
 
 #[derive(Debug)]

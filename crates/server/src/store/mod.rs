@@ -11,8 +11,10 @@ mod chat;
 mod error;
 mod games;
 mod log;
+mod mail;
 mod migrate;
 mod tokens;
+mod witness;
 
 use std::time::Duration;
 
@@ -25,7 +27,9 @@ pub use chat::ChatRow;
 pub use error::StoreError;
 pub use games::{GameRow, GameStatus, NewGame, SeatKind, SeatRow};
 pub use log::{Append, LogRow, CHANNEL};
+pub use mail::MailSettings;
 pub use tokens::{TokenKind, TokenRow};
+pub use witness::{WitnessHead, WitnessReceipt};
 
 /// How long a connection waits on another's lock before giving up. SQLite
 /// allows one writer at a time; a short wait turns contention into queueing.

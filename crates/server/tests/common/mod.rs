@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod smtp;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -18,7 +19,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 use warboard_server::clock::SystemClock;
+use warboard_server::mail::{MailConfig, Mailer};
 use warboard_server::store::{new_id, Store};
+use warboard_server::witness::BeaconConfig;
 use warboard_server::{AppState, Config};
 
 pub const POSTGRES_VAR: &str = "WARBOARD_TEST_POSTGRES";
@@ -51,6 +54,11 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start(db: Db) -> TestServer {
+        TestServer::start_with(db, None).await
+    }
+
+    /// A server that sends turn mail as `mail` says.
+    pub async fn start_with(db: Db, mail: Option<MailConfig>) -> TestServer {
         let (store, sqlite) = match db {
             Db::Sqlite => {
                 let path = std::env::temp_dir().join(format!("warboard-server-{}.db", new_id().expect("id")));
@@ -61,22 +69,35 @@ impl TestServer {
                 (Store::open_fresh_postgres_schema(&url).await.expect("PostgreSQL opens"), None)
             }
         };
-        TestServer::serve(store, sqlite).await
+        TestServer::serve(store, sqlite, mail, BeaconConfig::Quicknet).await
+    }
+
+    /// A server whose witness names rounds of a local test beacon.
+    pub async fn start_witness(beacon: BeaconConfig) -> TestServer {
+        let path = std::env::temp_dir().join(format!("warboard-server-{}.db", new_id().expect("id")));
+        let store = Store::open(&format!("sqlite://{}", path.display())).await.expect("SQLite opens");
+        TestServer::serve(store, Some(path), None, beacon).await
     }
 
     /// A second server on the same database (PostgreSQL: the same schema),
     /// as another process would be.
     pub async fn beside(&self) -> TestServer {
-        let store = self.store.open_again().await.expect("the database opens again");
-        TestServer::serve(store, None).await
+        self.beside_with(None).await
     }
 
-    async fn serve(store: Store, sqlite: Option<PathBuf>) -> TestServer {
+    /// A second server on the same database that sends turn mail as `mail` says.
+    pub async fn beside_with(&self, mail: Option<MailConfig>) -> TestServer {
+        let store = self.store.open_again().await.expect("the database opens again");
+        TestServer::serve(store, None, mail, BeaconConfig::Quicknet).await
+    }
+
+    async fn serve(store: Store, sqlite: Option<PathBuf>, mail: Option<MailConfig>, beacon: BeaconConfig) -> TestServer {
         // Every game's dice repeat from run to run (the server's own seeds
         // come from the operating system).
         let seed = std::env::var("WARBOARD_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
-        let config = Config { thinkers: 2, fixed_seed: Some(seed), ..Config::default() };
-        let state = AppState::new(store.clone(), Arc::new(SystemClock), config);
+        let mailer = mail.as_ref().map(|m| Arc::new(Mailer::new(m).expect("the mail configuration is good")));
+        let config = Config { thinkers: 2, fixed_seed: Some(seed), mail, beacon, ..Config::default() };
+        let state = AppState::new(store.clone(), Arc::new(SystemClock), config, mailer);
         if store.backend() == warboard_server::store::Backend::Postgres {
             tokio::spawn(state.hub.clone().follow(store.url().to_string()));
         }
