@@ -27,4 +27,4 @@ pub use dice::{dice_key, Keystream, ProofDice};
 pub use ed25519_dalek::{SigningKey, VerifyingKey};
 pub use error::ProofError;
 pub use seed::{check_seed, commitment_of, ServerSeed};
-pub use verify::{check_round_ahead, verify, Record, Verified, VerifiedEntry, Verifier, MAX_ROUNDS_AHEAD};
+pub use verify::{check_round_ahead, check_seat, seat_keys, verify, Record, Verified, VerifiedEntry, Verifier, MAX_ROUNDS_AHEAD};

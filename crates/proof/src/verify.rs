@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::beacon::{beacon_for, Beacon};
 use crate::bytes::{self};
-use crate::chain::{link_hash, verify_signature, verifying_key, DiceMode, Header, Link, SignedReceipt};
+use crate::chain::{link_hash, verify_signature, verifying_key, DiceMode, Header, Link, SignedEntry, SignedReceipt};
 use crate::dice::ProofDice;
 use crate::error::ProofError;
 use crate::seed::check_seed;
@@ -106,16 +106,7 @@ impl Verifier {
     /// Checks the header, the revealed seed and the witnessed receipts
     /// (steps 1 to 3 for them).
     pub fn new(header: &Header, witnessed: &[SignedReceipt], seed: Option<[u8; 32]>) -> Result<Verifier, ProofError> {
-        let mut seat_keys = BTreeMap::new();
-        for s in &header.seats {
-            let key = match &s.key {
-                None => None,
-                Some(k) => Some(verifying_key(k).map_err(|e| ProofError::BadHeader(format!("seat {:?}: {e}", s.seat)))?),
-            };
-            if seat_keys.insert(s.seat.clone(), key).is_some() {
-                return Err(ProofError::BadHeader(format!("seat {:?} is listed twice", s.seat)));
-            }
-        }
+        let seat_keys = seat_keys(header)?;
         let server_key = verifying_key(&header.server_key).map_err(|e| ProofError::BadHeader(format!("the server key: {e}")))?;
         let beacon = match &header.dice {
             DiceMode::Beacon { chain } => {
@@ -185,33 +176,7 @@ impl Verifier {
         if entry.prev != self.prev {
             return Err(ProofError::ChainBroken { n });
         }
-        let Some(seat_key) = self.seat_keys.get(entry.seat.as_str()) else {
-            return Err(ProofError::UnknownSeat { n, seat: entry.seat.clone() });
-        };
-        let bytes = entry.bytes(&game_id);
-        match (seat_key, &link.entry.signature) {
-            (Some(key), Some(sig)) => verify_signature(key, &bytes, sig).map_err(|reason| ProofError::BadSignature {
-                n,
-                what: "entry",
-                reason: format!("seat {:?}: {reason}", entry.seat),
-            })?,
-            (Some(_), None) => {
-                return Err(ProofError::BadSignature {
-                    n,
-                    what: "entry",
-                    reason: format!("seat {:?} has a key and did not sign", entry.seat),
-                })
-            }
-            (None, Some(_)) => {
-                return Err(ProofError::BadSignature {
-                    n,
-                    what: "entry",
-                    reason: format!("seat {:?} has no key, yet the entry is signed", entry.seat),
-                })
-            }
-            (None, None) => {}
-        }
-        let entry_hash = bytes::sha256(&[&bytes]);
+        let entry_hash = check_seat(&self.seat_keys, &game_id, &link.entry)?;
         if receipt.entry_hash != entry_hash {
             return Err(ProofError::ReceiptMismatch { n, what: "another entry's hash".into() });
         }
@@ -292,6 +257,53 @@ impl Verifier {
     pub fn beacon(&self) -> Option<&dyn Beacon> {
         self.beacon.as_deref()
     }
+}
+
+/// The seats' keys by name, as a header lists them (`record/bad-header`
+/// for a key that is no point or a seat named twice).
+pub fn seat_keys(header: &Header) -> Result<BTreeMap<String, Option<VerifyingKey>>, ProofError> {
+    let mut seat_keys = BTreeMap::new();
+    for s in &header.seats {
+        let key = match &s.key {
+            None => None,
+            Some(k) => Some(verifying_key(k).map_err(|e| ProofError::BadHeader(format!("seat {:?}: {e}", s.seat)))?),
+        };
+        if seat_keys.insert(s.seat.clone(), key).is_some() {
+            return Err(ProofError::BadHeader(format!("seat {:?} is listed twice", s.seat)));
+        }
+    }
+    Ok(seat_keys)
+}
+
+/// An entry's seat is one of `seats` and signed it exactly when it has a
+/// key, with that key: what a witness checks before it receipts an entry,
+/// and a verifier after. Returns the entry's hash.
+pub fn check_seat(seats: &BTreeMap<String, Option<VerifyingKey>>, game_id: &[u8; 16], signed: &SignedEntry) -> Result<[u8; 32], ProofError> {
+    let entry = &signed.entry;
+    let n = entry.n;
+    let Some(seat_key) = seats.get(entry.seat.as_str()) else {
+        return Err(ProofError::UnknownSeat { n, seat: entry.seat.clone() });
+    };
+    let bytes = entry.bytes(game_id);
+    match (seat_key, &signed.signature) {
+        (Some(key), Some(sig)) => verify_signature(key, &bytes, sig).map_err(|reason| ProofError::BadSignature {
+            n,
+            what: "entry",
+            reason: format!("seat {:?}: {reason}", entry.seat),
+        })?,
+        (Some(_), None) => {
+            return Err(ProofError::BadSignature { n, what: "entry", reason: format!("seat {:?} has a key and did not sign", entry.seat) })
+        }
+        (None, Some(_)) => {
+            return Err(ProofError::BadSignature {
+                n,
+                what: "entry",
+                reason: format!("seat {:?} has no key, yet the entry is signed", entry.seat),
+            })
+        }
+        (None, None) => {}
+    }
+    Ok(bytes::sha256(&[&bytes]))
 }
 
 /// The beacon round an entry names was still to come when the server
