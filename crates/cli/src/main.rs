@@ -3,6 +3,7 @@
 mod calc_cmd;
 mod engine_cmd;
 mod map_cmd;
+mod pbem;
 mod play;
 mod replay_cmd;
 mod selfplay_cmd;
@@ -146,6 +147,11 @@ enum Command {
         #[arg(long)]
         require_proof: bool,
     },
+    /// Play by e-mail with dice nobody can fake: seat keys, a new game
+    /// witnessed by a club's server, your turn into a turn file, the others'
+    /// turn files checked and applied (docs/pbem.md).
+    #[command(subcommand)]
+    Pbem(pbem::PbemCommand),
     /// Battle odds: exact outcome distribution, or Monte Carlo through the
     /// battle engine (e.g. warboard calc "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa").
     Calc(calc_cmd::CalcArgs),
@@ -206,6 +212,16 @@ fn main() -> ExitCode {
             }
             Err(e) => {
                 eprintln!("warboard verify: {}: {e}", file.display());
+                ExitCode::FAILURE
+            }
+        },
+        Command::Pbem(command) => match pbem::run(command) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("warboard pbem: {e}");
                 ExitCode::FAILURE
             }
         },

@@ -220,33 +220,7 @@ impl Table {
     /// nation's own shopping to its own seat, a surrender to a seat holding
     /// a power of that team.
     pub fn authority(&self, seat: &[PowerId], action: &Value) -> Result<PowerId, Refusal> {
-        let game = self.game();
-        let rs = &game.ruleset;
-        let Some(actor) = self.actor() else {
-            let winner = game.state.winner.as_ref().map(|w| w.describe(|p| rs.power(p).id.clone())).unwrap_or_else(|| "nobody".into());
-            return Err(Refusal::GameOver { winner });
-        };
-        let named = warboard_conform::case::acting_power(game, action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
-        let refuse = |p: PowerId| Refusal::NotYourPower { power: rs.power(p).id.clone(), computer: self.is_computer(p) };
-        if let Some(p) = named.filter(|p| !seat.contains(p)) {
-            return Err(refuse(p));
-        }
-        if action.get("type").and_then(Value::as_str) == Some("surrender") {
-            if let Some(team) = action.get("side").and_then(Value::as_str) {
-                let teams = &game.state.teams;
-                return match seat.iter().find(|p| teams.team_of(**p) == Some(team)) {
-                    Some(p) => Ok(named.unwrap_or(*p)),
-                    None => Err(Refusal::NotYourTeam { team: team.to_string() }),
-                };
-            }
-        }
-        // In a phase of the whole round each nation acts for itself;
-        // otherwise the power the game waits for.
-        let acting = if game.round_phase() { named.unwrap_or(actor) } else { actor };
-        if !seat.contains(&acting) {
-            return Err(refuse(acting));
-        }
-        Ok(acting)
+        authority(self.game(), seat, action, |p| self.is_computer(p))
     }
 
     /// Takes `action` (FORMAT.md's vocabulary) for `seat`, and tells it.
@@ -424,6 +398,42 @@ impl Table {
         }
         (view.state != self.game().state).then_some(view)
     }
+}
+
+/// [`Table::authority`] for any game: the power `action` is taken by, if
+/// `seat` may take it; `computer` says which powers the computer plays
+/// (only for the refusal's words). Also what a turn file's reader asks of
+/// each entry's seat (`warboard pbem`).
+pub fn authority(game: &Game, seat: &[PowerId], action: &Value, computer: impl Fn(PowerId) -> bool) -> Result<PowerId, Refusal> {
+    let rs = &game.ruleset;
+    let actor = match game.actor() {
+        Actor::Power(p) => p,
+        Actor::Terminal => {
+            let winner = game.state.winner.as_ref().map(|w| w.describe(|p| rs.power(p).id.clone())).unwrap_or_else(|| "nobody".into());
+            return Err(Refusal::GameOver { winner });
+        }
+    };
+    let named = warboard_conform::case::acting_power(game, action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
+    let refuse = |p: PowerId| Refusal::NotYourPower { power: rs.power(p).id.clone(), computer: computer(p) };
+    if let Some(p) = named.filter(|p| !seat.contains(p)) {
+        return Err(refuse(p));
+    }
+    if action.get("type").and_then(Value::as_str) == Some("surrender") {
+        if let Some(team) = action.get("side").and_then(Value::as_str) {
+            let teams = &game.state.teams;
+            return match seat.iter().find(|p| teams.team_of(**p) == Some(team)) {
+                Some(p) => Ok(named.unwrap_or(*p)),
+                None => Err(Refusal::NotYourTeam { team: team.to_string() }),
+            };
+        }
+    }
+    // In a phase of the whole round each nation acts for itself;
+    // otherwise the power the game waits for.
+    let acting = if game.round_phase() { named.unwrap_or(actor) } else { actor };
+    if !seat.contains(&acting) {
+        return Err(refuse(acting));
+    }
+    Ok(acting)
 }
 
 /// The powers people played in a record: those that took actions of their
