@@ -9,7 +9,8 @@
 //! - `POST /api/witness/games`: register a game's header (it must name this key and beacon);
 //! - `POST /api/witness/games/{id}/entries`: a signed entry in, its receipt out;
 //! - `GET  /api/witness/games/{id}/receipts?from=N`: the receipts given, for seats to collect;
-//! - `GET  /api/beacon/rounds/{round}`: a published round's signature (the test beacon's).
+//! - `GET  /api/beacon/rounds/{round}`: a published round's signature (drand's, fetched and
+//!   checked; or the test beacon's).
 
 use std::sync::Arc;
 
@@ -26,12 +27,19 @@ use crate::app::{AppState, StrictJson};
 use crate::error::ApiError;
 use crate::store::WitnessHead;
 
+/// Where drand's rounds are fetched from (its public API; any relay that
+/// answers `/{chain hash}/public/{round}` does: every round is checked
+/// against the chain's key before it is passed on).
+pub const DRAND_URL: &str = "https://api.drand.sh";
+
 /// Which beacon the witness names rounds of.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum BeaconConfig {
-    /// drand's quicknet (real games).
+    /// drand's quicknet (real games), its rounds fetched from [`DRAND_URL`].
     #[default]
     Quicknet,
+    /// drand's quicknet, its rounds fetched from another relay.
+    QuicknetFrom { url: String },
     /// A local test beacon: its secret key, genesis (unix seconds) and period.
     /// The server publishes its rounds itself. Tests only.
     Test { secret: [u8; 32], genesis: u64, period: u64 },
@@ -39,21 +47,28 @@ pub enum BeaconConfig {
 
 pub struct Witness {
     beacon: Arc<dyn Beacon>,
-    /// The test beacon's signer, which publishes its rounds here.
-    publisher: Option<TestBeacon>,
+    rounds: Rounds,
     key: tokio::sync::OnceCell<SigningKey>,
+}
+
+/// Where a published round's signature comes from.
+enum Rounds {
+    /// The test beacon's signer, which publishes its rounds here.
+    Local(TestBeacon),
+    /// drand, over HTTP(S) from this base address.
+    Relay(String),
 }
 
 impl Witness {
     pub fn new(config: &BeaconConfig) -> Witness {
-        match config {
-            BeaconConfig::Quicknet => Witness { beacon: Arc::new(Drand::quicknet()), publisher: None, key: tokio::sync::OnceCell::new() },
-            BeaconConfig::Test { secret, genesis, period } => Witness {
-                beacon: Arc::new(TestBeacon::new(*secret, *genesis, *period)),
-                publisher: Some(TestBeacon::new(*secret, *genesis, *period)),
-                key: tokio::sync::OnceCell::new(),
-            },
-        }
+        let (beacon, rounds): (Arc<dyn Beacon>, Rounds) = match config {
+            BeaconConfig::Quicknet => (Arc::new(Drand::quicknet()), Rounds::Relay(DRAND_URL.to_string())),
+            BeaconConfig::QuicknetFrom { url } => (Arc::new(Drand::quicknet()), Rounds::Relay(url.trim_end_matches('/').to_string())),
+            BeaconConfig::Test { secret, genesis, period } => {
+                (Arc::new(TestBeacon::new(*secret, *genesis, *period)), Rounds::Local(TestBeacon::new(*secret, *genesis, *period)))
+            }
+        };
+        Witness { beacon, rounds, key: tokio::sync::OnceCell::new() }
     }
 
     /// The witness's signing key, made once for every server on the database.
@@ -190,20 +205,37 @@ async fn receipts(State(state): State<AppState>, Path(id): Path<String>, Query(q
 }
 
 async fn round(State(state): State<AppState>, Path(round): Path<u64>) -> Result<Json<Value>, ApiError> {
-    let Some(publisher) = &state.witness.publisher else {
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "beacon/unavailable",
-            format!("this server does not relay drand's rounds yet: fetch round {round} from https://api.drand.sh/52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971/public/{round}"),
-        ));
-    };
+    let beacon = state.witness.beacon.clone();
     let now = now_ms(&state);
-    if round == 0 || publisher.info().round_at(now / 1000) < round {
-        let wait = (publisher.info().time_of(round) * 1000).saturating_sub(now);
+    if round == 0 || beacon.round_at(now / 1000) < round {
+        let wait = (beacon.time_of(round) * 1000).saturating_sub(now);
         let mut error = ApiError::new(StatusCode::TOO_EARLY, "beacon/not-yet", format!("round {round} is published in {wait} ms"));
         error.args = Some(serde_json::Map::from_iter([("retry_after_ms".to_string(), json!(wait))]));
         return Err(error);
     }
-    let signature = publisher.sign(round).ok_or_else(|| ApiError::internal("the test beacon cannot sign"))?;
+    let signature = match &state.witness.rounds {
+        Rounds::Local(publisher) => publisher.sign(round).ok_or_else(|| ApiError::internal("the test beacon cannot sign"))?,
+        Rounds::Relay(base) => {
+            let url = format!("{base}/{}/public/{round}", to_hex(&beacon.info().chain_hash));
+            let signature = tokio::task::spawn_blocking(move || fetch_round(&url, round)).await.map_err(|e| ApiError::internal(e.to_string()))??;
+            // Never passed on unchecked: a relay could lie.
+            beacon.verify(round, &signature).map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, "beacon/bad-round", e.to_string()))?;
+            signature
+        }
+    };
     Ok(Json(json!({"round": round, "signature": to_hex(&signature)})))
+}
+
+/// A round's signature from drand's HTTP API (`{"round": R, "signature": "hex", …}`).
+fn fetch_round(url: &str, round: u64) -> Result<Vec<u8>, ApiError> {
+    let unreachable = |e: String| ApiError::new(StatusCode::BAD_GATEWAY, "beacon/unreachable", format!("{url}: {e}"));
+    let agent: ureq::Agent = ureq::Agent::config_builder().timeout_global(Some(std::time::Duration::from_secs(10))).build().into();
+    let mut answer = agent.get(url).call().map_err(|e| unreachable(e.to_string()))?;
+    let text = answer.body_mut().with_config().limit(64 << 10).read_to_string().map_err(|e| unreachable(e.to_string()))?;
+    let value: Value = serde_json::from_str(&text).map_err(|e| unreachable(format!("not JSON: {e}")))?;
+    let bad = |why: &str| ApiError::new(StatusCode::BAD_GATEWAY, "beacon/bad-round", format!("{url}: {why}"));
+    if value["round"].as_u64() != Some(round) {
+        return Err(bad("the answer is for another round"));
+    }
+    value["signature"].as_str().and_then(|s| warboard_proof::bytes::from_hex(s).ok()).ok_or_else(|| bad("no signature in hex"))
 }

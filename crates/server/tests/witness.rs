@@ -191,3 +191,32 @@ async fn a_header_must_name_the_witness_key_and_beacon() {
     assert_eq!((status, body["error"]["code"].as_str()), (400, Some("witness/other-beacon")), "{body}");
     p.server.stop().await;
 }
+
+/// drand's round 123 of quicknet (docs/pbem.md, the fixture).
+const ROUND_123: &str = "b75c69d0b72a5d906e854e808ba7e2accb1542ac355ae486d591aa9d43765482e26cd02df835d3546d23c4b13e0dfc92";
+
+#[tokio::test]
+async fn drand_rounds_are_relayed_only_when_they_verify() {
+    // A drand relay on loopback: round 123 as drand publishes it, and a
+    // round 124 that is round 123's signature again (a lie).
+    let chain = warboard_proof::beacon::QUICKNET_CHAIN_HASH;
+    let app = axum::Router::new()
+        .route(&format!("/{chain}/public/123"), axum::routing::get(|| async { axum::Json(json!({"round": 123, "signature": ROUND_123})) }))
+        .route(&format!("/{chain}/public/124"), axum::routing::get(|| async { axum::Json(json!({"round": 124, "signature": ROUND_123})) }));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let relay = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let server = TestServer::start_witness(BeaconConfig::QuicknetFrom { url: relay }).await;
+    let (status, body) = server.http("GET", "/api/beacon/rounds/123", None, None).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["signature"], ROUND_123);
+    let (status, body) = server.http("GET", "/api/beacon/rounds/124", None, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (502, Some("beacon/bad-round")), "{body}");
+    let (status, body) = server.http("GET", "/api/beacon/rounds/125", None, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (502, Some("beacon/unreachable")), "{body}");
+    // A round of next year is not published yet.
+    let future = ChainInfo::quicknet().round_at(now_s() + 365 * 86400);
+    let (status, body) = server.http("GET", &format!("/api/beacon/rounds/{future}"), None, None).await;
+    assert_eq!((status, body["error"]["code"].as_str()), (425, Some("beacon/not-yet")), "{body}");
+    server.stop().await;
+}
