@@ -9,6 +9,7 @@ pub mod fallback;
 pub mod history;
 pub mod narrate;
 pub mod odds;
+pub mod orders;
 mod table;
 
 pub use table::{after_phase_end, authority, lost_if_phase_ends, people_in, Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};
