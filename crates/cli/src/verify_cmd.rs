@@ -44,10 +44,37 @@ pub fn run(path: &Path) -> Result<Verdict, String> {
         "chain: {} entries, each receipted by the server, {} signed by their seat; {} receipts collected apart agree with it\n",
         p.entries, p.signed, p.witnessed
     ));
+    out.push_str(&format!("seats: {}\n", check_seats(&record)?));
     if p.dice_pending {
         out.push_str("dice: pending — the host reveals its seed when the game ends; until then the chain verifies and the dice cannot be checked\n");
     } else {
         out.push_str(&format!("dice: every die checked against the round or seed it comes from (entries that rolled: {})\n", p.rolled));
     }
     Ok(Verdict { report: out, proven: !p.dice_pending })
+}
+
+/// Who acted for which power: in a game whose seats are named by their
+/// powers (docs/pbem.md), every entry's seat must hold the power that acted
+/// (`auth/not-your-power`). The game replays again with each entry's dice
+/// as recorded (the load checked them) to know the position before each.
+fn check_seats(record: &Record) -> Result<String, String> {
+    let header = record.proof_header().expect("a proven game");
+    let mut powers = std::collections::BTreeMap::new();
+    for s in &header.seats {
+        match warboard_table::seat_powers(record.game(), &s.seat) {
+            Ok(p) => powers.insert(s.seat.clone(), p),
+            Err(_) => return Ok("named otherwise than by their powers: who acted for which power is not checked".into()),
+        };
+    }
+    let start = warboard_record::Start { dice: warboard_record::DiceMode::Client, ..record.start().clone() };
+    let mut replay = Record::new(start).map_err(|e| e.to_string())?;
+    for (i, (entry, link)) in record.log().iter().zip(record.links()).enumerate() {
+        let action = entry.action.value();
+        let seat = &link.entry.entry.seat;
+        warboard_table::authority(replay.game(), &powers[seat.as_str()], &action, |_| false)
+            .map_err(|r| format!("[{}] log[{i}]: seat {seat}: {r}", r.code()))?;
+        replay.supply_dice(&entry.dice).map_err(|e| format!("log[{i}]: {e}"))?;
+        replay.apply(&action, entry.by).map_err(|e| format!("[{}] log[{i}]: {e}", e.code()))?;
+    }
+    Ok("every entry made by the seat holding the power that acted".into())
 }

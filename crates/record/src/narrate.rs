@@ -14,8 +14,16 @@ use warboard_rules::{Event, GameState, PowerId, Ruleset, SpaceId, UnitId, UnitTy
 /// error is a sentence saying where the replay stopped.
 pub fn walk(record: &Record, mut f: impl FnMut(&GameState, &GameState, &Entry)) -> Result<(), String> {
     let (rolled, queued) = record.client_dice();
-    let all_dice = rolled.into_iter().chain(queued).collect();
-    let mut replay = Record::for_replay(record.start().clone(), all_dice).map_err(|e| format!("the game cannot be started again: {e}"))?;
+    let mut start = record.start().clone();
+    let all_dice = if start.dice == crate::DiceMode::Proof {
+        // A proven game's dice were checked when it was loaded or played:
+        // told again, each entry rolls what it rolled.
+        start.dice = crate::DiceMode::Client;
+        record.log().iter().flat_map(|e| e.dice.iter().copied()).collect()
+    } else {
+        rolled.into_iter().chain(queued).collect()
+    };
+    let mut replay = Record::for_replay(start, all_dice).map_err(|e| format!("the game cannot be started again: {e}"))?;
     for (i, entry) in record.log().iter().enumerate() {
         let before = replay.state().clone();
         replay.apply_resolved(&entry.action.value(), entry.resolved.clone(), entry.by).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?;

@@ -376,6 +376,7 @@ impl Record {
             _ => EntryDice::None,
         };
         self.dice = DiceStream::Proof(dice);
+        let state_before = self.game.state.clone();
         let outcome = self.apply_resolved(action, resolved, by);
         let outcome = match outcome {
             Err(ApplyError::Rejected(e)) if e.code == "dice/exhausted" => Err(ApplyError::Proof(ProofError::NoDice { n })),
@@ -385,7 +386,7 @@ impl Record {
         outcome?;
         if let EntryDice::Recorded(left) = left {
             if !left.is_empty() {
-                self.log.pop();
+                self.retract_last(state_before, DiceStream::Proof(EntryDice::None));
                 return Err(ApplyError::Proof(ProofError::Malformed(format!("entry {n} records {} dice more than its action rolls", left.len()))));
             }
         }
@@ -412,6 +413,41 @@ impl Record {
     /// After the last entry: no receipt names one past it.
     pub(crate) fn finish_chain(&self) -> Result<(), ProofError> {
         self.chain.as_ref().map_or(Ok(()), |c| c.verifier.finish())
+    }
+
+    /// Applies an entry as another copy of this game recorded it (a
+    /// server's log, read back or written by another server): with the link
+    /// it carries where the game is proven (`host_seed`: the server mode's
+    /// secret seed, for the host), and then it must roll the dice it
+    /// recorded; as a plain action otherwise.
+    pub fn apply_recorded(&mut self, entry: &Entry, host_seed: Option<&[u8; 32]>) -> Result<&Entry, ApplyError> {
+        let action = entry.action.value();
+        let (state_before, dice_before) = (self.game.state.clone(), self.dice.clone());
+        let applied = match (&self.chain, &entry.proof) {
+            (Some(_), Some(proof)) => {
+                let link = self.link_for(self.log.len(), proof, entry.action.as_str());
+                let resolved = self.resolve(&action)?;
+                self.apply_link_resolved(&action, resolved, entry.by, &link, host_seed, Some(&entry.dice))?
+            }
+            (Some(_), None) => return Err(ApplyError::NeedsLink),
+            (None, Some(_)) => return Err(ApplyError::Malformed("a proof on an entry of a game whose dice are not proven".into())),
+            (None, None) => self.apply(&action, entry.by)?,
+        };
+        if applied.dice != entry.dice {
+            let n = self.log.len() as u64 - 1;
+            self.retract_last(state_before, dice_before);
+            return Err(ApplyError::Proof(ProofError::Malformed(format!("entry {n} rolls other dice than the ones it recorded"))));
+        }
+        Ok(self.log.last().expect("just applied"))
+    }
+
+    /// Takes back the entry just applied when a check after it fails: the
+    /// state and dice as they were, no undo across it.
+    fn retract_last(&mut self, state: GameState, dice: DiceStream) {
+        self.log.pop();
+        self.game.state = state;
+        self.dice = dice;
+        self.undo.clear();
     }
 
     /// Every link of the chain, rebuilt from the log (for turn files).

@@ -23,7 +23,7 @@ fn proven_game(seed: u64, steps: usize, beacon: bool) -> (Record, LocalClub) {
         }
         let action = candidate(&record, &mut rng);
         let _ = below(&mut rng, 2);
-        let by_player = record.log().len() % 3 != 0;
+        let by_player = !record.log().len().is_multiple_of(3);
         if club.act(&mut record, &action, by_player).is_ok() && !record.log().last().unwrap().dice.is_empty() {
             rolled += 1;
         }

@@ -12,7 +12,7 @@ pub mod odds;
 pub mod orders;
 mod table;
 
-pub use table::{after_phase_end, authority, lost_if_phase_ends, people_in, Applied, Preface, Refusal, Step, Table, FALLBACK_AFTER};
+pub use table::{after_phase_end, authority, seat_powers, lost_if_phase_ends, people_in, Applied, Linker, Preface, Refusal, Step, Table, FALLBACK_AFTER};
 
 // The server keeps tables in its tasks: a table must move between threads.
 const _: fn() = || {

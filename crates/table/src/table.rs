@@ -106,6 +106,18 @@ pub struct Table {
     /// terminal's odds of a battle about to be fought: the front end owns
     /// the calculator).
     preface: Option<Preface>,
+    /// A proven game's maker of links for new actions (the server's own
+    /// games); without one a proven game takes only recorded entries.
+    linker: Option<Box<dyn Linker>>,
+}
+
+/// How a table makes each new action's link in a proven game (docs/pbem.md):
+/// a server's own games receipt each entry with the server's key and roll
+/// from its committed seed.
+pub trait Linker: Send {
+    /// The link of `action`, taken for `power`, as the next entry of
+    /// `record`'s chain, and the host's seed where the dice come from it.
+    fn link(&mut self, record: &Record, power: PowerId, action: &Value) -> Result<(warboard_proof::Link, Option<[u8; 32]>), ApplyError>;
 }
 
 /// A front end's lines before an action's own: the game before it, and the
@@ -122,9 +134,24 @@ impl Table {
         let skip = lines.len().saturating_sub(LOG_LIMIT / 2);
         let log = lines.into_iter().skip(skip).collect();
         let mut table =
-            Table { record, computer: Vec::new(), planners: Vec::new(), think_ms, log, refused_in_a_row: 0, shopping_start, preface: None };
+            Table {
+            record,
+            computer: Vec::new(),
+            planners: Vec::new(),
+            think_ms,
+            log,
+            refused_in_a_row: 0,
+            shopping_start,
+            preface: None,
+            linker: None,
+        };
         table.set_computer(computer);
         table
+    }
+
+    /// Makes the links of a proven game's new actions.
+    pub fn set_linker(&mut self, linker: Box<dyn Linker>) {
+        self.linker = Some(linker);
     }
 
     /// Sets the lines told before each action's own.
@@ -237,6 +264,18 @@ impl Table {
         self.take(power, action, origin)
     }
 
+    /// Applies an entry as another copy of the game recorded it (a server
+    /// reading what another server committed): with its link in a proven
+    /// game, and its dice as recorded; no seat to check.
+    pub fn apply_recorded(&mut self, entry: &Entry, host_seed: Option<&[u8; 32]>) -> Result<Applied, Refusal> {
+        let named = warboard_conform::case::acting_power(self.game(), &entry.action.value()).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
+        let power = named.or(self.actor()).unwrap_or(self.game().state.turn);
+        let before = self.record.state().clone();
+        let entry = self.record.apply_recorded(entry, host_seed)?.clone();
+        self.tell(&before, &entry, power);
+        Ok(Applied { before, entry, power })
+    }
+
     /// Applies an action already judged to be `power`'s to take.
     fn take(&mut self, power: PowerId, action: &Value, origin: Origin) -> Result<Applied, Refusal> {
         let preface = match self.preface {
@@ -244,7 +283,13 @@ impl Table {
             None => None,
         };
         let before = self.record.state().clone();
-        let entry = self.record.apply(action, origin)?.clone();
+        let entry = match self.linker.as_mut() {
+            Some(linker) if self.record.proven() => {
+                let (link, seed) = linker.link(&self.record, power, action)?;
+                self.record.apply_link(action, origin, &link, seed.as_ref())?.clone()
+            }
+            _ => self.record.apply(action, origin)?.clone(),
+        };
         if let Some(line) = preface {
             self.push(line);
         }
@@ -398,6 +443,16 @@ impl Table {
         }
         (view.state != self.game().state).then_some(view)
     }
+}
+
+/// The powers a proven game's seat plays, from its name (`germany,japan`):
+/// seats of games played by e-mail are named by their powers
+/// (docs/pbem.md), so who may act for which power is in the signed header.
+pub fn seat_powers(game: &Game, seat: &str) -> Result<Vec<PowerId>, String> {
+    let rs = &game.ruleset;
+    seat.split(',')
+        .map(|name| rs.power_by_name(name.trim()).ok_or_else(|| format!("`{name}` is no power of {} (a seat is named by its powers)", rs.name)))
+        .collect()
 }
 
 /// [`Table::authority`] for any game: the power `action` is taken by, if

@@ -129,10 +129,7 @@ fn save(game: &Path, record: &Record) -> Result<(), String> {
 
 /// The powers a seat's name lists (`germany,japan`).
 fn seat_powers(record: &Record, seat: &str) -> Result<Vec<PowerId>, String> {
-    let rs = &record.game().ruleset;
-    seat.split(',')
-        .map(|name| rs.power_by_name(name.trim()).ok_or_else(|| format!("[pbem/bad-seat] `{name}` is no power of {} (a seat is named by its powers)", rs.name)))
-        .collect()
+    warboard_table::seat_powers(record.game(), seat).map_err(|e| format!("[pbem/bad-seat] {e}"))
 }
 
 fn new_game(game: &Path, ruleset: &str, options: &[String], seats: &[String], witness: &Witness) -> Result<String, String> {
