@@ -44,7 +44,7 @@ pub fn run(path: &Path) -> Result<Verdict, String> {
         "chain: {} entries, each receipted by the server, {} signed by their seat; {} receipts collected apart agree with it\n",
         p.entries, p.signed, p.witnessed
     ));
-    out.push_str(&format!("seats: {}\n", check_seats(&record)?));
+    out.push_str(&format!("who acted: {}\n", check_seats(&record)?));
     if p.dice_pending {
         out.push_str("dice: pending — the host reveals its seed when the game ends; until then the chain verifies and the dice cannot be checked\n");
     } else {
@@ -63,7 +63,7 @@ fn check_seats(record: &Record) -> Result<String, String> {
     for s in &header.seats {
         match warboard_table::seat_powers(record.game(), &s.seat) {
             Ok(p) => powers.insert(s.seat.clone(), p),
-            Err(_) => return Ok("named otherwise than by their powers: who acted for which power is not checked".into()),
+            Err(_) => return Ok("seats named otherwise than by their powers: who acted for which power is not checked".into()),
         };
     }
     let start = warboard_record::Start { dice: warboard_record::DiceMode::Client, ..record.start().clone() };

@@ -134,6 +134,7 @@ fn two_players_play_a_classic_game_through_turn_files_and_it_verifies() {
     let report = ok(&["verify", "--require-proof", &players[0].game]);
     assert!(report.contains("the allies have won"), "{report}");
     assert!(report.contains("dice: every die checked"), "{report}");
+    assert!(report.contains("who acted: every entry made by the seat holding the power that acted"), "{report}");
     let rolled: usize = report.split("entries that rolled: ").nth(1).and_then(|r| r.split(')').next()).and_then(|r| r.parse().ok()).unwrap();
     assert!(rolled >= 5, "{report}");
 

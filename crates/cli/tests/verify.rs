@@ -57,6 +57,30 @@ fn a_proven_game_verifies_and_says_what_was_checked() {
     assert!(out.contains("dice from the beacon (warboard-test-ed25519)"), "{out}");
     assert!(out.contains("6 signed by their seat"), "{out}");
     assert!(out.contains("dice: every die checked against the round or seed it comes from (entries that rolled: 1)"), "{out}");
+    assert!(out.contains("who acted: seats named otherwise than by their powers"), "{out}");
+}
+
+#[test]
+fn seats_named_by_their_powers_may_act_only_for_them() {
+    let seats = [("russia", true), ("germany,uk,japan,usa", false)];
+    for (acting, ok) in [("russia", true), ("germany,uk,japan,usa", false)] {
+        let mut club = LocalClub::default();
+        let mut record = Record::new(Start::standard("classic", DiceMode::Proof)).unwrap();
+        club.start_with_seats(&mut record, true, &seats).unwrap();
+        for a in RUSSIAN_TURN {
+            club.act_as(&mut record, &serde_json::from_str(a).unwrap(), acting, acting == "russia").unwrap();
+        }
+        let path = temp_path(&format!("seats-{ok}.json"));
+        std::fs::write(&path, record.to_save_string()).unwrap();
+        let (code, out, err) = verify(&path, &[]);
+        if ok {
+            assert_eq!(code, Some(0), "{out}{err}");
+            assert!(out.contains("who acted: every entry made by the seat holding the power that acted"), "{out}");
+        } else {
+            assert_eq!(code, Some(1), "{out}{err}");
+            assert!(err.contains("[auth/not-your-power] log[0]: seat germany,uk,japan,usa"), "{err}");
+        }
+    }
 }
 
 #[test]

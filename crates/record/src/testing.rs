@@ -35,16 +35,19 @@ impl LocalClub {
     /// The header of a proven `record` (seats `player` and `computer`),
     /// dice from the beacon or the server's seed; attached to it.
     pub fn start(&self, record: &mut Record, beacon: bool) -> Result<(), String> {
+        self.start_with_seats(record, beacon, &[("player", true), ("computer", false)])
+    }
+
+    /// As [`LocalClub::start`] with other seats: each a name, and whether it
+    /// signs (with the club's one seat key).
+    pub fn start_with_seats(&self, record: &mut Record, beacon: bool, seats: &[(&str, bool)]) -> Result<(), String> {
         let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| e.to_string())?;
         let dice = if beacon { DiceMode::Beacon { chain: self.beacon_info() } } else { DiceMode::Server { commitment: self.seed.commitment() } };
         let header = Header {
             game_id: [0x1d; 16],
             ruleset,
             start_state_hash,
-            seats: vec![
-                SeatKey { seat: "player".into(), key: Some(self.seat.verifying_key().to_bytes()) },
-                SeatKey { seat: "computer".into(), key: None },
-            ],
+            seats: seats.iter().map(|(seat, signs)| SeatKey { seat: seat.to_string(), key: signs.then(|| self.seat.verifying_key().to_bytes()) }).collect(),
             server_key: self.server.verifying_key().to_bytes(),
             dice,
         };
@@ -59,15 +62,19 @@ impl LocalClub {
     /// (`player`) or not (`computer`), receipted, with its round's signature
     /// where it rolls (beacon mode), or the host's seed (server mode).
     pub fn act(&mut self, record: &mut Record, action: &Value, by_player: bool) -> Result<(), ApplyError> {
+        self.act_as(record, action, if by_player { "player" } else { "computer" }, by_player)
+    }
+
+    /// One action by the seat named `seat` (signed where `signs`).
+    pub fn act_as(&mut self, record: &mut Record, action: &Value, seat: &str, signs: bool) -> Result<(), ApplyError> {
         let header = record.proof_header().ok_or(ApplyError::NeedsLink)?.clone();
         let beacon_mode = matches!(header.dice, DiceMode::Beacon { .. });
         let rolls = record.would_roll(action)?;
         self.now_ms += 1700;
         let round = (beacon_mode && rolls).then(|| self.beacon_info().round_at(self.now_ms / 1000) + 1);
-        let seat = if by_player { "player" } else { "computer" };
         let entry = record.next_entry(seat, action, round)?;
         let game_id = header.game_id;
-        let signed = if by_player { entry.clone().sign(&game_id, &self.seat) } else { entry.clone().unsigned() };
+        let signed = if signs { entry.clone().sign(&game_id, &self.seat) } else { entry.clone().unsigned() };
         let receipt = Receipt::for_entry(&game_id, &entry, self.now_ms).sign(&game_id, &self.server);
         let beacon = round.and_then(|r| Some(BeaconProof { round: r, signature: self.beacon.sign(r)? }));
         let link = Link { entry: signed, receipt, beacon };
