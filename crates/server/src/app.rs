@@ -17,7 +17,7 @@ use crate::error::ApiError;
 use crate::live::Hub;
 use crate::mail::{MailConfig, Mailer};
 use crate::store::{Backend, Store};
-use crate::{auth, calc, lobby, mail, rulesets, web, ws};
+use crate::{auth, calc, correspondence, lobby, mail, rulesets, web, ws};
 
 /// The largest request body: every request is a small JSON object.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -176,6 +176,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(lobby::record))
         .route("/api/games/{id}/positions/{n}", get(lobby::position))
         .route("/api/games/{id}/income", get(lobby::income))
+        .route("/api/games/{id}/events", get(correspondence::events))
+        .route("/api/games/{id}/vacation", post(correspondence::vacation))
+        .route("/api/games/{id}/claim", post(correspondence::claim))
+        .route("/api/games/{id}/reclaim", post(correspondence::reclaim))
         .route("/game/{id}/replay", get(web::index))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .merge(crate::witness::routes())
@@ -232,6 +236,8 @@ pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = (
         tokio::spawn(state.hub.clone().follow(store.url().to_string()));
     }
     tokio::spawn(state.hub.clone().sweep_every(std::time::Duration::from_secs(60)));
+    // Correspondence games' reminders and expiries (src/correspondence.rs).
+    tokio::spawn(state.hub.clone().clock_every(std::time::Duration::from_secs(60)));
     let stopping = state.stopping.clone();
     let app = router(state);
     let shutdown = async move {

@@ -19,7 +19,7 @@ use warboard_table::{Applied, Refusal, Step, Table};
 use crate::clock::Clock;
 use crate::error::ApiError;
 use crate::mail::{Mailer, TurnMail};
-use crate::store::{Append, GameStatus, SeatKind, SeatRow, Store, StoreError};
+use crate::store::{Append, ClockSettings, GameStatus, SeatKind, SeatRow, Store, StoreError};
 
 /// Entries kept ready to send to a client that reconnects; one further
 /// behind gets a snapshot instead.
@@ -94,6 +94,8 @@ pub enum Push {
     Resync,
     /// A chat message (`chat::message_json`).
     Chat(Arc<Value>),
+    /// A correspondence clock's event (`correspondence::event_json`).
+    Clock(Arc<Value>),
 }
 
 pub struct Inner {
@@ -101,6 +103,9 @@ pub struct Inner {
     pub seats: Vec<SeatRow>,
     pub status: GameStatus,
     pub public: bool,
+    /// The game's correspondence clock, where it has one (its settings
+    /// never change; the wait lives in the database).
+    pub clock: Option<ClockSettings>,
     /// The last [`CATCH_UP`] entries as sent.
     recent: VecDeque<Arc<Pushed>>,
     /// The first entry of the round's shopping while it is secret.
@@ -267,7 +272,11 @@ impl Hub {
         &self.chat_limit
     }
 
-    fn loaded(&self, id: &str) -> Option<Arc<LiveGame>> {
+    pub(crate) fn mailer(&self) -> Option<&Arc<Mailer>> {
+        self.mailer.as_ref()
+    }
+
+    pub(crate) fn loaded(&self, id: &str) -> Option<Arc<LiveGame>> {
         self.games.lock().expect("the hub's map is never poisoned").get(id).cloned()
     }
 
@@ -302,7 +311,7 @@ impl Hub {
 
     /// Reads the game again from the log, after a failed commit or a change
     /// made by another server, and tells its connections to resync.
-    async fn reload(&self, game: &LiveGame, inner: &mut Inner) -> Result<(), ApiError> {
+    pub(crate) async fn reload(&self, game: &LiveGame, inner: &mut Inner) -> Result<(), ApiError> {
         *inner = load(&self.store, &game.id).await?;
         let _ = game.pushes.send(Push::Resync);
         Ok(())
@@ -349,13 +358,14 @@ impl Hub {
         inner.recent.pop_back();
         let actor = inner.table.actor().map(|p| inner.power_name(p));
         self.store.set_actor(&game.id, actor.as_deref()).await?;
+        self.follow_wait(&game.id, &inner).await;
         let _ = game.pushes.send(Push::Undone { seq: count - 1 });
         Ok(count - 1)
     }
 
     /// Commits an applied action, then sends it. On failure the table is
     /// rebuilt from the log (the action never happened).
-    async fn commit(&self, game: &LiveGame, inner: &mut Inner, applied: Applied, account: Option<&str>, client_id: Option<&str>) -> Result<(), ApiError> {
+    pub(crate) async fn commit(&self, game: &LiveGame, inner: &mut Inner, applied: Applied, account: Option<&str>, client_id: Option<&str>) -> Result<(), ApiError> {
         let seq = inner.count() - 1;
         let state = inner.table.record().state();
         let rs = &inner.table.game().ruleset;
@@ -389,6 +399,8 @@ impl Hub {
         if let (Some(mailer), Some(turn)) = (&self.mailer, turn_passed(&game.id, inner, &applied.before)) {
             mailer.spawn_turn(self.store.clone(), turn);
         }
+        // Likewise only the committing server moves the clock's wait on.
+        self.follow_wait(&game.id, &*inner).await;
         Ok(())
     }
 
@@ -460,13 +472,18 @@ impl Hub {
     }
 
     /// "GAME COUNT append|undo" from another server (or this one: then the
-    /// count is already ours and nothing happens), or "GAME N chat".
+    /// count is already ours and nothing happens), "GAME N chat" or
+    /// "GAME N clock" (the clock's event N).
     async fn changed_elsewhere(&self, payload: &str) {
         let mut words = payload.split(' ');
         let (Some(id), Some(count), what) = (words.next(), words.next().and_then(|c| c.parse::<i64>().ok()), words.next()) else { return };
         let Some(game) = self.loaded(id) else { return };
         if what == Some("chat") {
             self.chat_elsewhere(&game, count).await;
+            return;
+        }
+        if what == Some("clock") {
+            self.clock_elsewhere(&game, count).await;
             return;
         }
         let mut inner = game.inner.lock().await;
@@ -548,7 +565,7 @@ fn turn_passed(game_id: &str, inner: &Inner, before: &warboard_rules::GameState)
     })
 }
 
-fn check_playing(inner: &Inner) -> Result<(), ApiError> {
+pub(crate) fn check_playing(inner: &Inner) -> Result<(), ApiError> {
     match inner.status {
         GameStatus::Playing => Ok(()),
         GameStatus::Open => Err(ApiError::conflict("game/not-started", "the game waits for its open seats to be taken")),
@@ -658,6 +675,7 @@ fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameSt
 pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
     let row = store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
     let seats = store.seats(id).await?;
+    let clock = store.clock(id).await?.map(|c| c.settings);
     let rows = store.entries(id, 0).await?;
     let corrupt = |seq: i64, why: String| ApiError::internal(format!("game {id}: entry {seq} does not replay ({why}); the game is kept as it is"));
     let stored: StoredStart = serde_json::from_str(&row.start_json).map_err(|e| corrupt(-1, e.to_string()))?;
@@ -690,7 +708,7 @@ pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
     let think = seats.iter().filter(|s| s.kind == SeatKind::Computer).map(|s| s.think_ms.max(0) as u64).max().unwrap_or(0);
     let table = Table::new(record, computer, think);
     let secret_from = secret_from.filter(|_| table.shopping_is_secret());
-    Ok(Inner { table, seats, status: row.status, public: row.public, recent, secret_from })
+    Ok(Inner { table, seats, status: row.status, public: row.public, clock, recent, secret_from })
 }
 
 /// The power an entry was taken by: the one it names, else the one the

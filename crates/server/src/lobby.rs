@@ -15,6 +15,7 @@ use warboard_record::{fresh_seed, DiceMode, Position, Record, Start};
 
 use crate::app::{AppState, StrictJson};
 use crate::auth::{Authed, MaybeAuthed};
+use crate::correspondence::ClockInfo;
 use crate::error::ApiError;
 use crate::live::{Inner, StoredStart};
 use crate::store::{new_id, GameRow, GameStatus, NewGame, SeatKind, SeatRow, StoreError};
@@ -34,6 +35,13 @@ pub struct CreateGame {
     seats: BTreeMap<String, SeatSpec>,
     #[serde(default = "yes")]
     public: bool,
+    /// Days a player has for a move (a correspondence game,
+    /// src/correspondence.rs); left out: no clock.
+    #[serde(default)]
+    move_days: Option<Value>,
+    /// Vacation days each account may take over the game.
+    #[serde(default)]
+    vacation_days: Option<Value>,
 }
 
 fn yes() -> bool {
@@ -65,6 +73,7 @@ pub struct ListQuery {
 /// `POST /api/games`
 pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(req): StrictJson<CreateGame>) -> Result<Response, ApiError> {
     let me = &authed.account;
+    let clock = crate::correspondence::settings_from_request(req.move_days.as_ref(), req.vacation_days.as_ref())?;
     if state.store.count_active_games_of(&me.id).await? >= state.config.max_games_per_account {
         return Err(ApiError::forbidden(
             "auth/too-many-games",
@@ -113,7 +122,7 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
         public: req.public,
         seats,
     };
-    state.store.create_game(&new).await?;
+    state.store.create_game_with_clock(&new, clock).await?;
     if status == GameStatus::Playing {
         start(&state, &id).await?;
     }
@@ -127,11 +136,13 @@ async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
     state.store.set_status(id, GameStatus::Playing).await?;
     state.hub.reread(id).await?;
     let game = state.hub.game(id).await?;
-    let actor = {
+    {
         let inner = game.inner.lock().await;
-        inner.table.actor().map(|p| inner.power_name(p))
-    };
-    state.store.set_actor(id, actor.as_deref()).await?;
+        let actor = inner.table.actor().map(|p| inner.power_name(p));
+        state.store.set_actor(id, actor.as_deref()).await?;
+        // The first wait of a correspondence game starts now.
+        state.hub.follow_wait(id, &inner).await;
+    }
     state.hub.kick(game);
     Ok(())
 }
@@ -147,7 +158,9 @@ pub async fn list(State(state): State<AppState>, who: MaybeAuthed, uri: axum::ht
     };
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
     let mut seats = state.store.seats_named(&ids).await?;
-    let games: Vec<Value> = rows.iter().map(|row| game_value(row, seats.remove(&row.id).unwrap_or_default())).collect();
+    let clocks = crate::correspondence::clock_infos(&state.store, &ids).await?;
+    let games: Vec<Value> =
+        rows.iter().map(|row| game_value(row, seats.remove(&row.id).unwrap_or_default(), clocks.get(&row.id))).collect();
     Ok(Json(json!({"games": games})))
 }
 
@@ -275,7 +288,7 @@ fn save_text(inner: &Inner) -> Result<String, ApiError> {
 
 /// The game, if `who` may see it: public games to anyone, the others to
 /// their players.
-async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRow, ApiError> {
+pub(crate) async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRow, ApiError> {
     let row = state.store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
     if row.public {
         return Ok(row);
@@ -283,7 +296,13 @@ async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRo
     let me = who.0.as_ref().map(|a| a.account.id.clone());
     let seats = state.store.seats(id).await?;
     let plays = me.as_ref().is_some_and(|me| *me == row.created_by || seats.iter().any(|s| s.account_id.as_ref() == Some(me)));
-    if plays {
+    // A player whose seats the computer holds for it (src/correspondence.rs)
+    // must still find the game to reclaim them.
+    let away = match &me {
+        Some(me) if !plays => state.store.takeovers(std::slice::from_ref(&row.id)).await?.values().flatten().any(|t| t.account_id == *me),
+        _ => false,
+    };
+    if plays || away {
         Ok(row)
     } else {
         Err(ApiError::not_found("game/unknown", format!("there is no game `{id}`")))
@@ -291,22 +310,32 @@ async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRo
 }
 
 pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiError> {
-    let seats = state.store.seats_named(std::slice::from_ref(&row.id)).await?.remove(&row.id).unwrap_or_default();
-    Ok(game_value(row, seats))
+    let ids = std::slice::from_ref(&row.id);
+    let seats = state.store.seats_named(ids).await?.remove(&row.id).unwrap_or_default();
+    let clock = crate::correspondence::clock_infos(&state.store, ids).await?.remove(&row.id);
+    Ok(game_value(row, seats, clock.as_ref()))
 }
 
-/// A game as the lobby describes it, from its row and its seats with the
-/// names of the accounts holding them.
-fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>) -> Value {
+/// A game as the lobby describes it, from its row, its seats with the
+/// names of the accounts holding them, and its clock where it has one.
+fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>, clock: Option<&ClockInfo>) -> Value {
     let mut seats = Vec::new();
-    for (s, holder) in named {
+    for (s, holder) in &named {
         let kind = match s.kind {
             SeatKind::Open => "open",
             SeatKind::Account => "account",
             SeatKind::Computer => "computer",
         };
-        seats.push(json!({"power": s.power, "kind": kind, "account": holder, "think": s.think_ms}));
+        let mut seat = json!({"power": s.power, "kind": kind, "account": holder, "think": s.think_ms});
+        if let Some(deadline) = clock.and_then(|c| c.deadline_of(&s.power)) {
+            seat["deadline_ms"] = json!(deadline);
+        }
+        if let Some(from) = clock.and_then(|c| c.taken_from(&s.power)) {
+            seat["taken_from"] = json!(from);
+        }
+        seats.push(seat);
     }
+    let clock = clock.map(|c| c.json(&named));
     let status = match row.status {
         GameStatus::Open => "open",
         GameStatus::Playing => "playing",
@@ -324,5 +353,6 @@ fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>
         "winner": row.winner,
         "created_at": row.created_at,
         "seats": seats,
+        "clock": clock,
     })
 }

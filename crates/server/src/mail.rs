@@ -79,6 +79,36 @@ pub struct TurnMail {
     pub power: String,
 }
 
+/// A correspondence game's reminder (src/correspondence.rs): half, or nine
+/// tenths (`late`), of the account's time for its move is gone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReminderMail {
+    pub account_id: String,
+    pub game_id: String,
+    pub ruleset: String,
+    pub power: String,
+    pub late: bool,
+    pub deadline_ms: i64,
+}
+
+/// Unix milliseconds as `2024-03-05 14:07 UTC` (a deadline in a mail: the
+/// reader's time zone is not known).
+pub fn utc_minute(ms: i64) -> String {
+    let minutes = ms.div_euclid(60_000);
+    let (days, minute_of_day) = (minutes.div_euclid(1440), minutes.rem_euclid(1440));
+    // Howard Hinnant's days-to-civil: the proleptic Gregorian calendar.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02} UTC", minute_of_day / 60, minute_of_day % 60)
+}
+
 impl Mailer {
     /// Checks the configuration and builds the transport (no connection is
     /// made until the first mail).
@@ -121,13 +151,42 @@ impl Mailer {
              warboard mails you each time the turn passes to you in one of your games.\n\
              To stop these mails, open {unsubscribe}\n"
         );
+        self.envelope(address, format!("warboard: your turn ({ruleset}, round {round}, {power})"), &unsubscribe, body)
+    }
+
+    /// The mail reminding the account in `reminder` that its time runs short.
+    pub fn reminder_message(&self, reminder: &ReminderMail, to: &MailSettings) -> Result<Message, String> {
+        let address: Mailbox = to.address.parse().map_err(|e| format!("the stored address is not one: {e}"))?;
+        let game_url = format!("{}/game/{}", self.public_url, reminder.game_id);
+        let unsubscribe = self.unsubscribe_url(&to.unsubscribe_token);
+        let ReminderMail { ruleset, power, late, deadline_ms, .. } = reminder;
+        let deadline = utc_minute(*deadline_ms);
+        let (subject, gone) = if *late {
+            (format!("warboard: your time is nearly up ({ruleset}, {power})"), "nine tenths of the time for your move are gone")
+        } else {
+            (format!("warboard: half your time is gone ({ruleset}, {power})"), "half the time for your move is gone")
+        };
+        let body = format!(
+            "Your {ruleset} game waits for {power}, which is yours, and {gone}: it runs out at {deadline}.\n\
+             \n\
+             Play: {game_url}\n\
+             \n\
+             warboard mails you when the turn passes to you in one of your games, and when your time runs short.\n\
+             To stop these mails, open {unsubscribe}\n"
+        );
+        self.envelope(address, subject, &unsubscribe, body)
+    }
+
+    /// A plain-text mail from the server with the headers every one of its
+    /// mails carries.
+    fn envelope(&self, address: Mailbox, subject: String, unsubscribe: &str, body: String) -> Result<Message, String> {
         // Relays often add one, but not all: a mail without is spam-like.
         let message_id = format!("<{}@{}>", new_id().map_err(|e| e.to_string())?, self.from.email.domain());
         Message::builder()
             .message_id(Some(message_id))
             .from(self.from.clone())
             .to(address)
-            .subject(format!("warboard: your turn ({ruleset}, round {round}, {power})"))
+            .subject(subject)
             .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("List-Unsubscribe"), format!("<{unsubscribe}>")))
             // RFC 8058: a mail program may switch it off with one POST.
             .raw_header(HeaderValue::new(HeaderName::new_from_ascii_str("List-Unsubscribe-Post"), "List-Unsubscribe=One-Click".into()))
@@ -158,6 +217,30 @@ impl Mailer {
         tokio::spawn(async move {
             if let Err(e) = mailer.send_turn(&store, &turn).await {
                 tracing::warn!(game = %turn.game_id, power = %turn.power, account = %turn.account_id, error = %e, "turn mail not sent");
+            }
+        });
+    }
+
+    /// Sends the reminder if its account wants turn mail.
+    pub async fn send_reminder(&self, store: &Store, reminder: &ReminderMail) -> Result<(), String> {
+        let Some(to) =
+            store.turn_mail_to(&reminder.account_id).await.map_err(|e| format!("the account's address could not be read: {e}"))?
+        else {
+            return Ok(());
+        };
+        let message = self.reminder_message(reminder, &to)?;
+        let _permit = self.sending.acquire().await.map_err(|e| e.to_string())?;
+        self.transport.send(message).await.map_err(|e| format!("the mail server did not take the mail: {e}"))?;
+        tracing::info!(game = %reminder.game_id, power = %reminder.power, account = %reminder.account_id, late = reminder.late, "reminder sent");
+        Ok(())
+    }
+
+    /// Sends it on a task of its own, as [`Mailer::spawn_turn`] does.
+    pub fn spawn_reminder(self: &Arc<Self>, store: Store, reminder: ReminderMail) {
+        let mailer = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = mailer.send_reminder(&store, &reminder).await {
+                tracing::warn!(game = %reminder.game_id, power = %reminder.power, account = %reminder.account_id, error = %e, "reminder not sent");
             }
         });
     }
@@ -323,6 +406,31 @@ mod tests {
         let mut no_link = config("smtp://127.0.0.1");
         no_link.public_url = "club.example".into();
         assert!(Mailer::new(&no_link).is_err());
+    }
+
+    #[test]
+    fn deadlines_are_told_in_utc() {
+        assert_eq!(utc_minute(0), "1970-01-01 00:00 UTC");
+        assert_eq!(utc_minute(951_782_400_000), "2000-02-29 00:00 UTC");
+        assert_eq!(utc_minute(1_709_647_620_000), "2024-03-05 14:07 UTC");
+    }
+
+    #[test]
+    fn a_reminder_says_when_the_time_runs_out() {
+        let mailer = Mailer::new(&config("smtp://127.0.0.1:2525")).expect("a mailer");
+        let reminder = ReminderMail {
+            account_id: "a".into(),
+            game_id: "g1".into(),
+            ruleset: "classic".into(),
+            power: "russia".into(),
+            late: true,
+            deadline_ms: 1_709_647_620_000,
+        };
+        let to = MailSettings { address: "bob@club.example".into(), turn_mail: true, unsubscribe_token: "t0k".into() };
+        let text = String::from_utf8(mailer.reminder_message(&reminder, &to).expect("a message").formatted()).expect("UTF-8");
+        assert!(text.contains("Subject: warboard: your time is nearly up (classic, russia)"), "{text}");
+        assert!(text.contains("2024-03-05 14:07 UTC") && text.contains("https://club.example/game/g1"), "{text}");
+        assert!(text.contains("List-Unsubscribe: <https://club.example/api/mail/unsubscribe?token=t0k>"), "{text}");
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub struct Witness {
 /// Where a published round's signature comes from.
 enum Rounds {
     /// The test beacon's signer, which publishes its rounds here.
-    Local(TestBeacon),
+    Local(Box<TestBeacon>),
     /// drand, over HTTP(S) from this base address.
     Relay(String),
 }
@@ -65,23 +65,15 @@ impl Witness {
             BeaconConfig::Quicknet => (Arc::new(Drand::quicknet()), Rounds::Relay(DRAND_URL.to_string())),
             BeaconConfig::QuicknetFrom { url } => (Arc::new(Drand::quicknet()), Rounds::Relay(url.trim_end_matches('/').to_string())),
             BeaconConfig::Test { secret, genesis, period } => {
-                (Arc::new(TestBeacon::new(*secret, *genesis, *period)), Rounds::Local(TestBeacon::new(*secret, *genesis, *period)))
+                (Arc::new(TestBeacon::new(*secret, *genesis, *period)), Rounds::Local(Box::new(TestBeacon::new(*secret, *genesis, *period))))
             }
         };
         Witness { beacon, rounds, key: tokio::sync::OnceCell::new() }
     }
 
-    /// The witness's signing key, made once for every server on the database.
+    /// The witness's signing key: the server's ([`crate::proven::server_key`]), read once.
     async fn key(&self, state: &AppState) -> Result<&SigningKey, ApiError> {
-        self.key
-            .get_or_try_init(|| async {
-                let mut fresh = [0u8; 32];
-                getrandom::fill(&mut fresh).map_err(|e| ApiError::internal(format!("no randomness for the witness's key: {e}")))?;
-                let secret = state.store.server_secret("witness", &to_hex(&fresh), state.clock.now_ms()).await?;
-                let secret: [u8; 32] = from_hex_n(&secret).map_err(ApiError::internal)?;
-                Ok(SigningKey::from_bytes(&secret))
-            })
-            .await
+        self.key.get_or_try_init(|| crate::proven::server_key(&state.store, state.clock.as_ref())).await
     }
 }
 

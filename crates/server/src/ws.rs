@@ -203,6 +203,11 @@ impl Connection {
                 m["reply"] = json!("chat");
                 vec![m]
             }
+            Push::Clock(event) => {
+                let mut m = (*event).clone();
+                m["reply"] = json!("clock");
+                vec![m]
+            }
         }
     }
 

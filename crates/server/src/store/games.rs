@@ -137,6 +137,12 @@ impl Store {
     /// the id is taken or a power is listed twice; `NotFound` if an account
     /// named in it doesn't exist.
     pub async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        self.create_game_with_clock(game, None).await
+    }
+
+    /// [`Store::create_game`], with a correspondence clock where `clock`
+    /// says: the game and its clock are recorded together or not at all.
+    pub async fn create_game_with_clock(&self, game: &NewGame, clock: Option<super::ClockSettings>) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO games (id, ruleset, options_json, start_json, created_by, created_at, \
@@ -168,6 +174,14 @@ impl Store {
             .execute(&mut *tx)
             .await
             .map_err(|e| conflict_if_unique(e, "a power is seated twice"))?;
+        }
+        if let Some(clock) = clock {
+            sqlx::query("INSERT INTO game_clocks (game_id, move_days, vacation_days) VALUES ($1, $2, $3)")
+                .bind(&game.id)
+                .bind(clock.move_days)
+                .bind(clock.vacation_days)
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())
@@ -302,12 +316,14 @@ impl Store {
         rows.iter().map(game_from_row).collect()
     }
 
-    /// Games the account created or holds a seat in, newest first.
+    /// Games the account created or holds a seat in (or the computer holds
+    /// its seats for it, src/correspondence.rs), newest first.
     pub async fn games_of(&self, account_id: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games \
              WHERE games.created_by = $1 \
                 OR games.id IN (SELECT seats.game_id FROM seats WHERE seats.account_id = $1) \
+                OR games.id IN (SELECT clock_takeovers.game_id FROM clock_takeovers WHERE clock_takeovers.account_id = $1) \
              ORDER BY created_at DESC, id LIMIT $2"
         );
         let rows = sqlx::query(&sql).bind(account_id).bind(limit).fetch_all(&self.pool).await?;

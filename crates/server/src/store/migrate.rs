@@ -26,6 +26,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "chat", include_str!("../../migrations/0002_chat.sql")),
     (3, "mail", include_str!("../../migrations/0003_mail.sql")),
     (4, "witness", include_str!("../../migrations/0004_witness.sql")),
+    (5, "clock", include_str!("../../migrations/0005_clock.sql")),
 ];
 
 #[derive(Debug)]

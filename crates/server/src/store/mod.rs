@@ -8,6 +8,7 @@
 
 mod accounts;
 mod chat;
+mod clock;
 mod error;
 mod games;
 mod log;
@@ -24,6 +25,10 @@ use sqlx::{AnyConnection, AnyPool};
 
 pub use accounts::Account;
 pub use chat::ChatRow;
+pub use clock::{
+    ClockRow, ClockSettings, EventKind, EventRow, NewEvent, ReclaimOutcome, TakeoverRow, VacationOutcome, VacationRow, Wait, WaitStage,
+    DAY_MS, MAX_VACATION_DAYS, MOVE_DAYS,
+};
 pub use error::StoreError;
 pub use games::{GameRow, GameStatus, NewGame, SeatKind, SeatRow};
 pub use log::{Append, LogRow, CHANNEL};

@@ -18,7 +18,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
-use warboard_server::clock::SystemClock;
+use warboard_server::clock::{Clock, SystemClock};
 use warboard_server::mail::{MailConfig, Mailer};
 use warboard_server::store::{new_id, Store};
 use warboard_server::witness::BeaconConfig;
@@ -59,6 +59,14 @@ impl TestServer {
 
     /// A server that sends turn mail as `mail` says.
     pub async fn start_with(db: Db, mail: Option<MailConfig>) -> TestServer {
+        TestServer::start_clocked(db, Arc::new(SystemClock), mail).await
+    }
+
+    /// A server that reads the time from `clock` (a `ManualClock` for
+    /// tests of correspondence games' days-long limits) and sends turn mail
+    /// as `mail` says. Its clock's sweeper does not run by itself: tests
+    /// call `hub.clock_tick()` after moving the clock.
+    pub async fn start_clocked(db: Db, clock: Arc<dyn Clock>, mail: Option<MailConfig>) -> TestServer {
         let (store, sqlite) = match db {
             Db::Sqlite => {
                 let path = std::env::temp_dir().join(format!("warboard-server-{}.db", new_id().expect("id")));
@@ -69,14 +77,14 @@ impl TestServer {
                 (Store::open_fresh_postgres_schema(&url).await.expect("PostgreSQL opens"), None)
             }
         };
-        TestServer::serve(store, sqlite, mail, BeaconConfig::Quicknet).await
+        TestServer::serve(store, sqlite, clock, mail, BeaconConfig::Quicknet).await
     }
 
     /// A server whose witness names rounds of a local test beacon.
     pub async fn start_witness(beacon: BeaconConfig) -> TestServer {
         let path = std::env::temp_dir().join(format!("warboard-server-{}.db", new_id().expect("id")));
         let store = Store::open(&format!("sqlite://{}", path.display())).await.expect("SQLite opens");
-        TestServer::serve(store, Some(path), None, beacon).await
+        TestServer::serve(store, Some(path), Arc::new(SystemClock), None, beacon).await
     }
 
     /// A second server on the same database (PostgreSQL: the same schema),
@@ -87,17 +95,28 @@ impl TestServer {
 
     /// A second server on the same database that sends turn mail as `mail` says.
     pub async fn beside_with(&self, mail: Option<MailConfig>) -> TestServer {
-        let store = self.store.open_again().await.expect("the database opens again");
-        TestServer::serve(store, None, mail, BeaconConfig::Quicknet).await
+        self.beside_clocked(Arc::new(SystemClock), mail).await
     }
 
-    async fn serve(store: Store, sqlite: Option<PathBuf>, mail: Option<MailConfig>, beacon: BeaconConfig) -> TestServer {
+    /// A second server on the same database reading the time from `clock`.
+    pub async fn beside_clocked(&self, clock: Arc<dyn Clock>, mail: Option<MailConfig>) -> TestServer {
+        let store = self.store.open_again().await.expect("the database opens again");
+        TestServer::serve(store, None, clock, mail, BeaconConfig::Quicknet).await
+    }
+
+    async fn serve(
+        store: Store,
+        sqlite: Option<PathBuf>,
+        clock: Arc<dyn Clock>,
+        mail: Option<MailConfig>,
+        beacon: BeaconConfig,
+    ) -> TestServer {
         // Every game's dice repeat from run to run (the server's own seeds
         // come from the operating system).
         let seed = std::env::var("WARBOARD_TEST_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
         let mailer = mail.as_ref().map(|m| Arc::new(Mailer::new(m).expect("the mail configuration is good")));
         let config = Config { thinkers: 2, fixed_seed: Some(seed), mail, beacon, ..Config::default() };
-        let state = AppState::new(store.clone(), Arc::new(SystemClock), config, mailer);
+        let state = AppState::new(store.clone(), clock, config, mailer);
         if store.backend() == warboard_server::store::Backend::Postgres {
             tokio::spawn(state.hub.clone().follow(store.url().to_string()));
         }

@@ -1,0 +1,104 @@
+//! The server's own games with proven dice (issue 31, points 4 and 5;
+//! docs/pbem.md, "The server's games"): a game created with `"dice":
+//! "server"` draws a 32-byte seed from the operating system, commits to
+//! its SHA-256 in the chain's header (shown to everyone from the start),
+//! and reveals the seed when the game ends. Every entry is a link of the
+//! chain, receipted with the server's key; its dice come from the seed and
+//! the entry's hash, so once the seed is out anyone checks every die
+//! (`warboard verify`).
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use warboard_proof::bytes::{from_hex_n, to_hex};
+use warboard_proof::{DiceMode as ProofDice, Header, Link, Receipt, SeatKey, ServerSeed, SigningKey};
+use warboard_record::{ApplyError, Record};
+use warboard_rules::PowerId;
+
+use crate::clock::Clock;
+use crate::error::ApiError;
+use crate::store::Store;
+
+/// How a new game's dice are made (`POST /api/games`, `dice`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiceChoice {
+    /// The host's secret seed, no proof (undo within a turn allowed).
+    #[default]
+    Seeded,
+    /// The host's seed committed at the start and revealed at the end.
+    Server,
+}
+
+/// What a proven game keeps beside its start: the chain's header and the
+/// seed, secret until the game ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoredProof {
+    pub header: Header,
+    /// Hex; never sent to a client while the game runs.
+    pub seed: String,
+}
+
+impl StoredProof {
+    /// A new proven game's header and seed: one seat a power, named by it
+    /// (the server's seats hold no keys yet: the server's receipts are the
+    /// proof of order), the game id from the server's own id.
+    pub fn new(record: &Record, game_id: &str, server_key: &SigningKey, seed: &ServerSeed) -> Result<StoredProof, ApiError> {
+        let game_id: [u8; 16] = from_hex_n(game_id).map_err(|e| ApiError::internal(format!("a game id that is not 16 bytes of hex: {e}")))?;
+        let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+        let seats = record.game().ruleset.powers.iter().map(|p| SeatKey { seat: p.id.clone(), key: None }).collect();
+        let header = Header {
+            game_id,
+            ruleset,
+            start_state_hash,
+            seats,
+            server_key: server_key.verifying_key().to_bytes(),
+            dice: ProofDice::Server { commitment: seed.commitment() },
+        };
+        Ok(StoredProof { header, seed: to_hex(&seed.reveal()) })
+    }
+
+    pub fn seed(&self) -> Result<[u8; 32], ApiError> {
+        from_hex_n(&self.seed).map_err(|e| ApiError::internal(format!("a stored seed that does not read: {e}")))
+    }
+}
+
+/// The server's signing key (receipts of its games and of the games it
+/// witnesses), made on first use and shared by every server on the database.
+pub async fn server_key(store: &Store, clock: &dyn Clock) -> Result<SigningKey, ApiError> {
+    let mut fresh = [0u8; 32];
+    getrandom::fill(&mut fresh).map_err(|e| ApiError::internal(format!("no randomness for the server's key: {e}")))?;
+    let secret = store.server_secret("witness", &to_hex(&fresh), clock.now_ms()).await?;
+    let secret: [u8; 32] = from_hex_n(&secret).map_err(ApiError::internal)?;
+    Ok(SigningKey::from_bytes(&secret))
+}
+
+/// Links each new action of a server-mode game: the entry by the seat of
+/// the power that takes it (unsigned), the server's receipt at the clock's
+/// time (never earlier than the last), dice from the seed.
+pub struct ServerLinker {
+    key: SigningKey,
+    seed: [u8; 32],
+    clock: Arc<dyn Clock>,
+    last_ms: u64,
+}
+
+impl ServerLinker {
+    pub fn new(key: SigningKey, seed: [u8; 32], clock: Arc<dyn Clock>, record: &Record) -> ServerLinker {
+        let last_ms = record.log().iter().rev().find_map(|e| e.proof.as_ref()).map_or(0, |p| p.server_time_ms);
+        ServerLinker { key, seed, clock, last_ms }
+    }
+}
+
+impl warboard_table::Linker for ServerLinker {
+    fn link(&mut self, record: &Record, power: PowerId, action: &Value) -> Result<(Link, Option<[u8; 32]>), ApplyError> {
+        let seat = record.game().ruleset.power(power).id.clone();
+        let entry = record.next_entry(&seat, action, None)?;
+        let game_id = record.proof_header().ok_or(ApplyError::NeedsLink)?.game_id;
+        self.last_ms = u64::try_from(self.clock.now_ms()).unwrap_or(0).max(self.last_ms);
+        let receipt = Receipt::for_entry(&game_id, &entry, self.last_ms).sign(&game_id, &self.key);
+        Ok((Link { entry: entry.unsigned(), receipt, beacon: None }, Some(self.seed)))
+    }
+}
