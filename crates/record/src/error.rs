@@ -92,6 +92,10 @@ pub enum UndoError {
     ByEngine,
     #[error("the game is over")]
     GameOver,
+    /// A proven game's entries are receipted and sent to every seat: none is
+    /// taken back (docs/pbem.md).
+    #[error("this game's record is proven: an entry, once receipted, is never taken back")]
+    Proven,
 }
 
 impl UndoError {
@@ -102,6 +106,7 @@ impl UndoError {
             UndoError::DiceRolled => "undo/dice-rolled",
             UndoError::ByEngine => "undo/by-engine",
             UndoError::GameOver => "undo/game-over",
+            UndoError::Proven => "undo/proven",
         }
     }
 }

@@ -20,6 +20,8 @@ pub(crate) struct Chain {
     pub seed: Option<[u8; 32]>,
     /// The chain as far as the log goes.
     pub verifier: Verifier,
+    /// The last link taken (its receipt goes to every seat).
+    pub last: Option<Link>,
 }
 
 impl Chain {
@@ -33,7 +35,7 @@ impl Chain {
             return Err(ProofError::BadHeader("the header names another starting position than the game's".into()));
         }
         let verifier = Verifier::new(&header, &witnessed, seed)?;
-        Ok(Chain { header, witnessed, seed, verifier })
+        Ok(Chain { header, witnessed, seed, verifier, last: None })
     }
 
     /// Checks `link` as the next entry, for the action whose text is

@@ -234,7 +234,9 @@ impl Record {
 
     fn why_no_undo(&self) -> UndoError {
         let Some(last) = self.log.last() else { return UndoError::Nothing };
-        if self.game.state.winner.is_some() {
+        if self.chain.is_some() {
+            UndoError::Proven
+        } else if self.game.state.winner.is_some() {
             UndoError::GameOver
         } else if last.by == Origin::Engine {
             UndoError::ByEngine
@@ -392,10 +394,18 @@ impl Record {
         }
         if let Some(chain) = self.chain.as_mut() {
             chain.verifier = verifier;
+            chain.last = Some(link.clone());
         }
         let entry = self.log.last_mut().expect("an entry was just applied");
         entry.proof = Some(Box::new(LinkProof::of(link)));
         Ok(entry)
+    }
+
+    /// The link of the last entry applied in this session (a loaded game's
+    /// last link, or the one just taken): its receipt is what a server
+    /// sends every seat.
+    pub fn last_link(&self) -> Option<&Link> {
+        self.chain.as_ref().and_then(|c| c.last.as_ref())
     }
 
     /// Whether the game's dice are proven (a chain is attached).

@@ -36,16 +36,25 @@ pub struct StoredStart {
     pub options: std::collections::BTreeMap<String, Value>,
     pub position: Position,
     pub seed: u64,
+    /// A game whose dice are proven (`"dice": "server"`, src/proven.rs):
+    /// its chain's header and its secret seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<crate::proven::StoredProof>,
 }
 
 impl StoredStart {
     pub fn start(&self) -> Start {
-        Start {
-            ruleset: self.ruleset.clone(),
-            options: self.options.clone(),
-            position: self.position.clone(),
-            dice: DiceMode::Seeded { seed: self.seed },
+        let dice = if self.proof.is_some() { DiceMode::Proof } else { DiceMode::Seeded { seed: self.seed } };
+        Start { ruleset: self.ruleset.clone(), options: self.options.clone(), position: self.position.clone(), dice }
+    }
+
+    /// The game's record at its start: with its chain's header where it is proven.
+    pub fn record(&self) -> Result<Record, String> {
+        let mut record = Record::new(self.start()).map_err(|e| e.to_string())?;
+        if let Some(proof) = &self.proof {
+            record.attach_proof(proof.header.clone()).map_err(|e| e.to_string())?;
         }
+        Ok(record)
     }
 }
 
@@ -110,9 +119,16 @@ pub struct Inner {
     recent: VecDeque<Arc<Pushed>>,
     /// The first entry of the round's shopping while it is secret.
     secret_from: Option<i64>,
+    /// A proven game's seed (src/proven.rs): secret until the game ends.
+    host_seed: Option<[u8; 32]>,
 }
 
 impl Inner {
+    /// A proven game's seed: secret until the game ends (src/proven.rs).
+    pub(crate) fn host_seed(&self) -> Option<&[u8; 32]> {
+        self.host_seed.as_ref()
+    }
+
     /// Entries committed so far.
     pub fn count(&self) -> i64 {
         self.table.record().log().len() as i64
@@ -246,7 +262,7 @@ impl Hub {
         if let Some(g) = self.games.lock().expect("the hub's map is never poisoned").get(id) {
             return Ok(g.clone());
         }
-        let inner = load(&self.store, id).await?;
+        let inner = load(&self.store, &self.clock, id).await?;
         let (pushes, _) = broadcast::channel(PUSH_BUFFER);
         let fresh = Arc::new(LiveGame { id: id.to_string(), inner: Arc::new(Mutex::new(inner)), pushes });
         // Another task may have loaded it meanwhile: keep the first.
@@ -312,7 +328,7 @@ impl Hub {
     /// Reads the game again from the log, after a failed commit or a change
     /// made by another server, and tells its connections to resync.
     pub(crate) async fn reload(&self, game: &LiveGame, inner: &mut Inner) -> Result<(), ApiError> {
-        *inner = load(&self.store, &game.id).await?;
+        *inner = load(&self.store, &self.clock, &game.id).await?;
         let _ = game.pushes.send(Push::Resync);
         Ok(())
     }
@@ -392,7 +408,8 @@ impl Hub {
         if append.status == GameStatus::Over {
             inner.status = GameStatus::Over;
         }
-        let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry, inner.tail());
+        let receipt = inner.table.record().last_link().map(|l| &l.receipt);
+        let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry, inner.tail(), receipt);
         inner.publish(&game.pushes, pushed);
         // Here and not where other servers' entries are caught up: each
         // entry is committed by one server only, so it is mailed once.
@@ -494,7 +511,7 @@ impl Hub {
         if what != Some("undo") && count > ours && self.catch_up(&game, &mut inner).await {
             return;
         }
-        match load(&self.store, id).await {
+        match load(&self.store, &self.clock, id).await {
             Ok(fresh) => *inner = fresh,
             Err(e) => {
                 // The next action here fails to commit and reads it again.
@@ -522,7 +539,7 @@ impl Hub {
         let Ok(rows) = self.store.entries(&game.id, inner.count()).await else { return false };
         for r in rows {
             let Ok(entry) = serde_json::from_str::<Entry>(&r.entry_json) else { return false };
-            let Ok(applied) = inner.table.apply_committed(&entry.action.value(), entry.by) else { return false };
+            let Ok(applied) = inner.table.apply_recorded(&entry, inner.host_seed.as_ref()) else { return false };
             if applied.entry.dice != entry.dice || state_hash(inner.table.record().state()) != r.state_hash {
                 return false;
             }
@@ -532,7 +549,8 @@ impl Hub {
             if let Some(status) = inner.table.record().state().winner.as_ref().map(|_| GameStatus::Over) {
                 inner.status = status;
             }
-            let pushed = pushed(inner.table.game(), r.seq, applied.power, &applied.before, &applied.entry, inner.tail());
+            let receipt = inner.table.record().last_link().map(|l| &l.receipt);
+            let pushed = pushed(inner.table.game(), r.seq, applied.power, &applied.before, &applied.entry, inner.tail(), receipt);
             inner.publish(&game.pushes, pushed);
         }
         true
@@ -642,7 +660,17 @@ fn next_actor(game: &Game) -> Value {
 /// The entry as sent, sealed where it was a nation's secret shopping; its
 /// story's lines joined as the terminal joins them (`narrate::story`),
 /// the first with `previous` (the last line sent) where they are one group.
-fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameState, entry: &Entry, previous: Option<&LogLine>) -> Arc<Pushed> {
+/// `receipt`: a proven game's receipt for the entry, sent to every seat at
+/// once (docs/pbem.md: seats keep them as witnessed receipts).
+fn pushed(
+    game: &Game,
+    seq: i64,
+    power: PowerId,
+    before: &warboard_rules::GameState,
+    entry: &Entry,
+    previous: Option<&LogLine>,
+    receipt: Option<&warboard_proof::SignedReceipt>,
+) -> Arc<Pushed> {
     let was_secret = before.phase == Phase::Shopping && before.next_placer.is_none();
     let sealed_for = was_secret.then_some(power);
     let described = warboard_table::narrate::describe(&game.ruleset, before, &game.state, &entry.resolved, &entry.events);
@@ -665,28 +693,32 @@ fn pushed(game: &Game, seq: i64, power: PowerId, before: &warboard_rules::GameSt
             story[0].1 = true;
         }
     }
-    let message = entry_message(game, seq, power, before, entry, &story);
+    let mut message = entry_message(game, seq, power, before, entry, &story);
+    if let Some(receipt) = receipt {
+        message["receipt"] = serde_json::to_value(receipt).unwrap_or(Value::Null);
+    }
     Arc::new(Pushed { seq, sealed_for, message, tail })
 }
 
 /// Rebuilds a game from the store: its start, then every entry applied
 /// again, each checked against the dice and state hash it was committed
 /// with (a log that does not replay is refused, never patched up).
-pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
+pub async fn load(store: &Store, clock: &Arc<dyn Clock>, id: &str) -> Result<Inner, ApiError> {
     let row = store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
     let seats = store.seats(id).await?;
-    let clock = store.clock(id).await?.map(|c| c.settings);
+    let settings = store.clock(id).await?.map(|c| c.settings);
     let rows = store.entries(id, 0).await?;
     let corrupt = |seq: i64, why: String| ApiError::internal(format!("game {id}: entry {seq} does not replay ({why}); the game is kept as it is"));
     let stored: StoredStart = serde_json::from_str(&row.start_json).map_err(|e| corrupt(-1, e.to_string()))?;
-    let mut record = Record::new(stored.start()).map_err(|e| corrupt(-1, e.to_string()))?;
+    let mut record = stored.record().map_err(|e| corrupt(-1, e))?;
+    let host_seed = stored.proof.as_ref().map(|p| p.seed()).transpose()?;
     let mut recent = VecDeque::new();
     let mut secret_from = None;
     for r in &rows {
         let entry: Entry = serde_json::from_str(&r.entry_json).map_err(|e| corrupt(r.seq, e.to_string()))?;
         let before = record.state().clone();
         let power = acting_power(record.game(), &entry);
-        let applied = record.apply(&entry.action.value(), entry.by).map_err(|e| corrupt(r.seq, e.to_string()))?;
+        let applied = record.apply_recorded(&entry, host_seed.as_ref()).map_err(|e| corrupt(r.seq, e.to_string()))?;
         if applied.dice != entry.dice || state_hash(record.state()) != r.state_hash {
             return Err(corrupt(r.seq, "its dice or the state after it differ".into()));
         }
@@ -698,7 +730,7 @@ pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
         }
         if rows.len() - (r.seq as usize) <= CATCH_UP {
             let tail = recent.back().and_then(|p: &Arc<Pushed>| p.tail.as_ref());
-            let fresh = pushed(record.game(), r.seq, power, &before, &entry, tail);
+            let fresh = pushed(record.game(), r.seq, power, &before, &entry, tail, record.last_link().map(|l| &l.receipt));
             recent.push_back(fresh);
         }
     }
@@ -706,9 +738,13 @@ pub async fn load(store: &Store, id: &str) -> Result<Inner, ApiError> {
     let computer: Vec<bool> = rs.power_ids().map(|p| seats.iter().any(|s| s.kind == SeatKind::Computer && s.power == rs.power(p).id)).collect();
     // One budget for the game's computer players: the largest asked for.
     let think = seats.iter().filter(|s| s.kind == SeatKind::Computer).map(|s| s.think_ms.max(0) as u64).max().unwrap_or(0);
-    let table = Table::new(record, computer, think);
+    let mut table = Table::new(record, computer, think);
+    if let Some(seed) = host_seed {
+        let key = crate::proven::server_key(store, clock.as_ref()).await?;
+        table.set_linker(Box::new(crate::proven::ServerLinker::new(key, seed, clock.clone(), table.record())));
+    }
     let secret_from = secret_from.filter(|_| table.shopping_is_secret());
-    Ok(Inner { table, seats, status: row.status, public: row.public, clock, recent, secret_from })
+    Ok(Inner { table, seats, status: row.status, public: row.public, clock: settings, recent, secret_from, host_seed })
 }
 
 /// The power an entry was taken by: the one it names, else the one the

@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use warboard_proof::ServerSeed;
 use warboard_record::{fresh_seed, DiceMode, Position, Record, Start};
 
 use crate::app::{AppState, StrictJson};
@@ -18,6 +19,7 @@ use crate::auth::{Authed, MaybeAuthed};
 use crate::correspondence::ClockInfo;
 use crate::error::ApiError;
 use crate::live::{Inner, StoredStart};
+use crate::proven::{DiceChoice, StoredProof};
 use crate::store::{new_id, GameRow, GameStatus, NewGame, SeatKind, SeatRow, StoreError};
 
 /// The most a computer player may think a turn (ms of simulated turns):
@@ -42,6 +44,10 @@ pub struct CreateGame {
     /// Vacation days each account may take over the game.
     #[serde(default)]
     vacation_days: Option<Value>,
+    /// How the dice are made: `seeded` (the host's secret seed) or
+    /// `server` (committed at the start, revealed at the end: src/proven.rs).
+    #[serde(default)]
+    dice: DiceChoice,
 }
 
 fn yes() -> bool {
@@ -80,10 +86,27 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
             format!("an account may have {} games open or in play that it created", state.config.max_games_per_account),
         ));
     }
-    let stored = StoredStart { ruleset: req.ruleset.clone(), options: req.options.clone(), position: Position::standard(), seed: state.config.fixed_seed.unwrap_or_else(fresh_seed) };
+    let mut stored = StoredStart {
+        ruleset: req.ruleset.clone(),
+        options: req.options.clone(),
+        position: Position::standard(),
+        seed: state.config.fixed_seed.unwrap_or_else(fresh_seed),
+        proof: None,
+    };
     // The record checks the ruleset and every option by its documented name.
     let record = Record::new(Start { dice: DiceMode::Seeded { seed: stored.seed }, ..stored.start() })
         .map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+    let id = new_id()?;
+    if req.dice == DiceChoice::Server {
+        let seed = match state.config.fixed_seed {
+            // Tests repeat their dice; a server's own seeds come from the OS.
+            Some(fixed) => ServerSeed::from_bytes(<sha2::Sha256 as sha2::Digest>::digest(fixed.to_be_bytes()).into()),
+            None => ServerSeed::generate().map_err(|e| ApiError::internal(e.to_string()))?,
+        };
+        let proven = Record::new(Start { dice: DiceMode::Proof, ..stored.start() }).map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+        let key = crate::proven::server_key(&state.store, state.clock.as_ref()).await?;
+        stored.proof = Some(StoredProof::new(&proven, &id, &key, &seed)?);
+    }
     let rs = record.game().ruleset.clone();
     if let Some(unknown) = req.seats.keys().find(|name| rs.power_by_name(name).is_none()) {
         let known: Vec<&str> = rs.powers.iter().map(|p| p.id.as_str()).collect();
@@ -110,7 +133,6 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
         };
         seats.push(seat);
     }
-    let id = new_id()?;
     let status = if seats.iter().any(|s| s.kind == SeatKind::Open) { GameStatus::Open } else { GameStatus::Playing };
     let new = NewGame {
         id: id.clone(),
@@ -219,18 +241,21 @@ pub async fn position(State(state): State<AppState>, who: MaybeAuthed, Path((id,
     let n: i64 = n.parse().map_err(|_| ApiError::bad_request("request/bad-field", format!("`{n}` is not an entry number")))?;
     visible(&state, &who, &id).await?;
     let game = state.hub.game(&id).await?;
-    let (start, entries, count) = {
+    let (start, header, entries, count) = {
         let inner = game.inner.lock().await;
         let count = inner.count();
         let upto = n.clamp(0, inner.public_count()) as usize;
         let record = inner.table.record();
-        let entries: Vec<(Value, warboard_record::Origin)> = record.log()[..upto].iter().map(|e| (e.action.value(), e.by)).collect();
-        (record.start().clone(), entries, count)
+        let entries: Vec<warboard_record::Entry> = record.log()[..upto].to_vec();
+        (record.start().clone(), record.proof_header().cloned(), entries, count)
     };
     let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
         let mut record = Record::new(start).map_err(|e| ApiError::internal(e.to_string()))?;
-        for (action, by) in &entries {
-            record.apply(action, *by).map_err(|e| ApiError::internal(e.to_string()))?;
+        if let Some(header) = header {
+            record.attach_proof(header).map_err(|e| ApiError::internal(e.to_string()))?;
+        }
+        for entry in &entries {
+            record.apply_recorded(entry, None).map_err(|e| ApiError::internal(e.to_string()))?;
         }
         let game = record.game();
         let story: Vec<Value> = warboard_table::narrate::story(&record)
@@ -273,6 +298,18 @@ pub async fn income(State(state): State<AppState>, who: MaybeAuthed, Path(id): P
 
 fn save_text(inner: &Inner) -> Result<String, ApiError> {
     let record = inner.table.record();
+    if record.proven() {
+        // The chain holds the seed's commitment, never the seed: the save is
+        // the proof as it stands, its dice checkable once the seed is out.
+        return match (inner.status, inner.host_seed()) {
+            (GameStatus::Over, Some(seed)) => {
+                let mut revealed = record.clone();
+                revealed.reveal_seed(*seed).map_err(|e| ApiError::internal(format!("the game does not verify with its own seed: {e}")))?;
+                Ok(revealed.to_save_string())
+            }
+            _ => Ok(record.to_save_string()),
+        };
+    }
     if inner.status == GameStatus::Over {
         return Ok(record.to_save_string());
     }
@@ -316,6 +353,23 @@ pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiErro
     Ok(game_value(row, seats, clock.as_ref()))
 }
 
+/// How the game's dice are made: `seeded`, or `server` with the chain's
+/// game id and the seed's commitment, and the seed itself once the game is
+/// over (docs/pbem.md, "The server's games").
+fn dice_json(row: &GameRow) -> Value {
+    let proof = serde_json::from_str::<StoredStart>(&row.start_json).ok().and_then(|s| s.proof);
+    let Some(proof) = proof else { return json!({"mode": "seeded"}) };
+    let commitment = match &proof.header.dice {
+        warboard_proof::DiceMode::Server { commitment } => warboard_proof::bytes::to_hex(commitment),
+        warboard_proof::DiceMode::Beacon { .. } => String::new(),
+    };
+    let mut dice = json!({"mode": "server", "game_id": warboard_proof::bytes::to_hex(&proof.header.game_id), "commitment": commitment});
+    if row.status == GameStatus::Over {
+        dice["seed"] = json!(proof.seed);
+    }
+    dice
+}
+
 /// A game as the lobby describes it, from its row, its seats with the
 /// names of the accounts holding them, and its clock where it has one.
 fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>, clock: Option<&ClockInfo>) -> Value {
@@ -354,5 +408,6 @@ fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>
         "created_at": row.created_at,
         "seats": seats,
         "clock": clock,
+        "dice": dice_json(row),
     })
 }

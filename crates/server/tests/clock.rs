@@ -361,7 +361,9 @@ async fn team_game(db: Db) {
     // The computer plays russia until the game waits on a person.
     let mut g = game(&server, &a, &id).await;
     for _ in 0..600 {
-        if g["seq"].as_i64() > Some(0) && !["russia", "uk"].contains(&g["actor"].as_str().unwrap_or("")) {
+        // The wait follows the commit a moment later (after the answer).
+        let moved_on = g["seq"].as_i64() > Some(0) && !["russia", "uk"].contains(&g["actor"].as_str().unwrap_or(""));
+        if moved_on && g["clock"]["waiting"]["account"] == "boris" {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
