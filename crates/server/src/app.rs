@@ -183,6 +183,7 @@ pub fn router(state: AppState) -> Router {
         .route("/game/{id}/replay", get(web::index))
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .merge(crate::witness::routes())
+        .merge(crate::orders::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -337,9 +337,28 @@ impl Hub {
         }
         let takeovers = self.store().takeovers(std::slice::from_ref(&game.id)).await?.remove(&game.id).unwrap_or_default();
         let team_game = one_against_one(&inner, &takeovers).is_none();
-        let events = self.store().advance_wait(&game.id, clock.wait_n, WaitStage::Expired, now, team_game).await?;
+        // A battle decision out of time (one no standing order answered)
+        // takes the battle's default, and the game goes on: it is no turn
+        // to claim or take over (issue 31, point 3).
+        let in_battle = warboard_rules::battle::decision(&inner.table.game().ruleset, inner.table.record().state()).is_some();
+        let events = self.store().advance_wait(&game.id, clock.wait_n, WaitStage::Expired, now, team_game && !in_battle).await?;
         if events.is_empty() {
             return Ok(0);
+        }
+        if in_battle {
+            if let Some(p) = inner.table.actor() {
+                // Made by the server for the late player: the record says so
+                // (`by: engine`, after the `expired` event).
+                let action = warboard_table::fallback::default_action(inner.table.record());
+                match inner.table.act(&[p], &action, warboard_record::Origin::Engine) {
+                    Ok(applied) => self.commit(&game, &mut inner, applied, None, None).await?,
+                    Err(refusal) => tracing::warn!(game = %game.id, %action, code = %refusal.code(), "a battle's default was refused"),
+                }
+            }
+            drop(inner);
+            self.publish_clock(&game.id, &events);
+            self.kick(game);
+            return Ok(events.len());
         }
         let taken_over = events.iter().any(|e| e.kind == EventKind::TakenOver.as_str());
         if taken_over {

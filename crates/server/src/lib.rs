@@ -16,6 +16,7 @@ pub mod error;
 pub mod live;
 pub mod lobby;
 pub mod mail;
+pub mod orders;
 pub mod proven;
 pub mod rulesets;
 pub mod store;

@@ -429,12 +429,14 @@ impl Hub {
             loop {
                 let Ok(permit) = hub.thinkers.clone().acquire_owned().await else { return };
                 let inner: OwnedMutexGuard<Inner> = game.inner.clone().lock_owned().await;
-                if inner.status != GameStatus::Playing || !inner.table.computer_to_act() {
+                if inner.status != GameStatus::Playing || !(inner.table.computer_to_act() || inner.table.orders_answer().is_some()) {
                     return;
                 }
                 let thought = tokio::task::spawn_blocking(move || {
                     let mut inner = inner;
-                    let step = inner.table.step_computer();
+                    // A player's standing orders answer its decision at once
+                    // (src/orders.rs); the computer plays its own powers.
+                    let step = inner.table.step_orders().unwrap_or_else(|| inner.table.step_computer());
                     (inner, step)
                 })
                 .await;
@@ -501,6 +503,14 @@ impl Hub {
         }
         if what == Some("clock") {
             self.clock_elsewhere(&game, count).await;
+            return;
+        }
+        if what == Some("orders") {
+            // Standing orders set on another server: read them again.
+            if let Ok(orders) = self.store.orders(id).await {
+                let mut inner = game.inner.lock().await;
+                set_orders(&mut inner.table, &orders);
+            }
             return;
         }
         let mut inner = game.inner.lock().await;
@@ -739,12 +749,23 @@ pub async fn load(store: &Store, clock: &Arc<dyn Clock>, id: &str) -> Result<Inn
     // One budget for the game's computer players: the largest asked for.
     let think = seats.iter().filter(|s| s.kind == SeatKind::Computer).map(|s| s.think_ms.max(0) as u64).max().unwrap_or(0);
     let mut table = Table::new(record, computer, think);
+    set_orders(&mut table, &store.orders(id).await?);
     if let Some(seed) = host_seed {
         let key = crate::proven::server_key(store, clock.as_ref()).await?;
         table.set_linker(Box::new(crate::proven::ServerLinker::new(key, seed, clock.clone(), table.record())));
     }
     let secret_from = secret_from.filter(|_| table.shopping_is_secret());
     Ok(Inner { table, seats, status: row.status, public: row.public, clock: settings, recent, secret_from, host_seed })
+}
+
+/// Every power's standing orders as stored (rows that do not read, or name
+/// no power of the game, are left out: the decision then waits).
+fn set_orders(table: &mut Table, rows: &[(String, String)]) {
+    let rs = table.game().ruleset.clone();
+    for p in rs.power_ids() {
+        let orders = rows.iter().find(|(power, _)| *power == rs.power(p).id).and_then(|(_, json)| serde_json::from_str(json).ok());
+        table.set_orders(p, orders);
+    }
 }
 
 /// The power an entry was taken by: the one it names, else the one the

@@ -444,3 +444,66 @@ async fn two_sweepers(db: Db) {
     two.stop().await;
     one.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_battle_decision_out_of_time_takes_the_battles_default() {
+    for db in databases("a_battle_decision_out_of_time_takes_the_battles_default") {
+        battle_expiry(db).await;
+    }
+}
+
+/// Russia attacks Ukraine round by round; Germany's player, with no
+/// standing orders, lets its casualty decision run out of time: the
+/// server takes the battle's default for it, recorded as the engine's, and
+/// the battle goes on; nothing is claimed.
+async fn battle_expiry(db: Db) {
+    let clock = clock();
+    let server = TestServer::start_clocked(db, clock.clone(), None).await;
+    let (id, axis, allies) = duel(&server, 1, 0).await;
+    let mut rus = server.ws(&id, Some(&allies)).await;
+    for action in [
+        json!({"type": "end_phase"}),
+        json!({"type": "end_phase"}),
+        json!({"type": "move", "units": [{"type": "infantry", "count": 3}], "route": ["CAU", "UKR"]}),
+        json!({"type": "move", "units": [{"type": "armor", "count": 1}], "route": ["MOS", "CAU", "UKR"]}),
+        json!({"type": "end_phase"}),
+    ] {
+        let reply = rus.apply(action.clone()).await;
+        assert_eq!(reply["reply"], "ok", "{action}: {reply}");
+    }
+    // Fight until Germany must choose casualties (some seed's round may miss).
+    let mut waited_on_germany = false;
+    for _ in 0..20 {
+        let summary = rus.summary().await;
+        if summary["actor"] == "germany" && summary["decision"]["kind"] == "casualties" {
+            waited_on_germany = true;
+            break;
+        }
+        let action = match summary["decision"]["kind"].as_str() {
+            Some("casualties") => {
+                let legal = rus.request(json!({"cmd": "legal"})).await;
+                let item = legal["result"]["items"].as_array().and_then(|i| i.iter().find(|i| i["type"] == "casualties")).cloned().unwrap();
+                json!({"type": "casualties", "units": item["default"]})
+            }
+            Some("press_or_retreat") | Some("retreat") => json!({"type": "continue"}),
+            _ => json!({"type": "battle", "at": "UKR"}),
+        };
+        let reply = rus.apply(action.clone()).await;
+        assert_eq!(reply["reply"], "ok", "{action}: {reply}");
+    }
+    assert!(waited_on_germany, "the battle came to Germany's casualties");
+    let count = game(&server, &axis, &id).await["seq"].as_i64().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    clock.advance(DAY + 1);
+    assert!(server.hub.clock_tick().await >= 1);
+    let g = game(&server, &axis, &id).await;
+    assert_eq!(g["seq"].as_i64(), Some(count + 1), "the default was taken: {g}");
+    assert_ne!(g["actor"], "germany", "the game went on: {g}");
+    assert!(events(&server, &axis, &id).await.contains(&event("expired", "axis", "germany")));
+    let log = rus.request(json!({"cmd": "sync", "from": count})).await;
+    let last = &log["result"]["entries"][0];
+    assert_eq!((last["power"].as_str(), last["by"].as_str(), last["action"]["type"].as_str()), (Some("germany"), Some("computer"), Some("casualties")), "{log}");
+    let (status, body) = post(&server, &allies, format!("/api/games/{id}/claim"), None).await;
+    assert_eq!((status, code(&body)), (409, Some("clock/not-expired")), "a battle's decision is no turn to claim: {body}");
+    server.stop().await;
+}

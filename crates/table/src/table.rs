@@ -4,6 +4,7 @@
 
 use crate::fallback;
 use crate::narrate::{describe, story, LineKind, LogLine, Seal, Story};
+use crate::orders::StandingOrders;
 use serde_json::Value;
 use warboard_ai::{PlanningPlayer, Player};
 use warboard_record::{ApplyError, DiceMode, Entry, Origin, Record, UndoError};
@@ -109,6 +110,8 @@ pub struct Table {
     /// A proven game's maker of links for new actions (the server's own
     /// games); without one a proven game takes only recorded entries.
     linker: Option<Box<dyn Linker>>,
+    /// Standing orders by power index (issue 31, point 3).
+    orders: Vec<Option<StandingOrders>>,
 }
 
 /// How a table makes each new action's link in a proven game (docs/pbem.md):
@@ -144,9 +147,35 @@ impl Table {
             shopping_start,
             preface: None,
             linker: None,
+            orders: Vec::new(),
         };
         table.set_computer(computer);
         table
+    }
+
+    /// A power's standing orders (`None`: its decisions wait for its player).
+    pub fn set_orders(&mut self, p: PowerId, orders: Option<StandingOrders>) {
+        if self.orders.len() <= p.index() {
+            self.orders.resize(p.index() + 1, None);
+        }
+        self.orders[p.index()] = orders;
+    }
+
+    /// The action the acting power's standing orders give now, if any.
+    pub fn orders_answer(&self) -> Option<(PowerId, Value)> {
+        let p = self.actor()?;
+        let answer = self.orders.get(p.index())?.as_ref()?.answer(&self.record)?;
+        Some((p, answer))
+    }
+
+    /// Takes the action the acting power's standing orders give, if they
+    /// cover the decision; `None` where no order answers it.
+    pub fn step_orders(&mut self) -> Option<Step> {
+        let (p, action) = self.orders_answer()?;
+        Some(match self.take(p, &action, Origin::Client) {
+            Ok(applied) => Step::Acted(Box::new(applied)),
+            Err(refusal) => Step::Stuck { action, refusal },
+        })
     }
 
     /// Makes the links of a proven game's new actions.

@@ -27,6 +27,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (3, "mail", include_str!("../../migrations/0003_mail.sql")),
     (4, "witness", include_str!("../../migrations/0004_witness.sql")),
     (5, "clock", include_str!("../../migrations/0005_clock.sql")),
+    (6, "orders", include_str!("../../migrations/0006_orders.sql")),
 ];
 
 #[derive(Debug)]

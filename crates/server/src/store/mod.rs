@@ -14,6 +14,7 @@ mod games;
 mod log;
 mod mail;
 mod migrate;
+mod orders;
 mod tokens;
 mod witness;
 
