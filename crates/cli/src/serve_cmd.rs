@@ -42,6 +42,11 @@ pub struct ServeArgs {
     /// (e.g. https://club.example).
     #[arg(long, env = "WARBOARD_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Where the witness for games played by e-mail fetches drand
+    /// quicknet's rounds (each checked against the chain's key before it is
+    /// passed on; docs/pbem.md). Default: drand's own API.
+    #[arg(long, env = "WARBOARD_DRAND_URL")]
+    drand_url: Option<String>,
     /// What the log shows, as tracing's filter (e.g. `info`,
     /// `warboard_server=debug`); RUST_LOG is read when this is unset.
     #[arg(long, env = "WARBOARD_LOG")]
@@ -68,6 +73,10 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
         max_games_per_account: args.max_games_per_account,
         max_connections_per_account: args.max_connections_per_account,
         mail,
+        beacon: match args.drand_url {
+            Some(url) => warboard_server::witness::BeaconConfig::QuicknetFrom { url },
+            None => warboard_server::witness::BeaconConfig::Quicknet,
+        },
         ..Config::default()
     };
     if let Some(n) = args.thinkers {
