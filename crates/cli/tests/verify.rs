@@ -6,7 +6,7 @@
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
-use warboard_record::testing::LocalClub;
+use warboard_record::testing::{LocalClub, RUSSIAN_TURN};
 use warboard_record::{DiceMode, Origin, Record, Start};
 
 fn temp_path(name: &str) -> PathBuf {
@@ -20,21 +20,6 @@ fn verify(path: &PathBuf, extra: &[&str]) -> (Option<i32>, String, String) {
     (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
-/// Russia's first turn, with a battle for Ukraine fought to its end.
-const RUSSIAN_TURN: [&str; 12] = [
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "purchase", "units": {"infantry": 2, "armor": 1}}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}"#,
-    r#"{"type": "move", "units": [{"type": "armor", "count": 2}], "route": ["MOS", "CAU", "UKR"]}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "resolve", "at": "UKR"}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "place", "at": "MOS", "units": {"infantry": 2, "armor": 1}}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "end_phase"}"#,
-];
 
 fn proven_turn(beacon: bool) -> Record {
     let mut club = LocalClub::default();

@@ -7,6 +7,38 @@ use crate::{ApplyError, Origin, Record};
 use serde_json::Value;
 use warboard_proof::{Beacon, BeaconProof, ChainInfo, DiceMode, Header, Link, Receipt, SeatKey, ServerSeed, SigningKey, TestBeacon};
 
+/// Russia's first classic turn in FORMAT.md's words, with a battle for
+/// Ukraine fought to its end: the scripted turn of the proof tests.
+pub const RUSSIAN_TURN: [&str; 12] = [
+    r#"{"type": "end_phase"}"#,
+    r#"{"type": "purchase", "units": {"infantry": 2, "armor": 1}}"#,
+    r#"{"type": "end_phase"}"#,
+    r#"{"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}"#,
+    r#"{"type": "move", "units": [{"type": "armor", "count": 2}], "route": ["MOS", "CAU", "UKR"]}"#,
+    r#"{"type": "end_phase"}"#,
+    r#"{"type": "resolve", "at": "UKR"}"#,
+    r#"{"type": "end_phase"}"#,
+    r#"{"type": "end_phase"}"#,
+    r#"{"type": "place", "at": "MOS", "units": {"infantry": 2, "armor": 1}}"#,
+    r#"{"type": "end_phase"}"#,
+    r#"{"type": "end_phase"}"#,
+];
+
+/// Russia's first classic turn up to its battle for Ukraine: nothing
+/// bought, three infantry and an armor moved in, the combat phase begun.
+pub fn attack_on_ukraine() -> Vec<Value> {
+    [
+        r#"{"type": "end_phase"}"#,
+        r#"{"type": "end_phase"}"#,
+        r#"{"type": "move", "units": [{"type": "infantry", "count": 3}], "route": ["CAU", "UKR"]}"#,
+        r#"{"type": "move", "units": [{"type": "armor", "count": 1}], "route": ["MOS", "CAU", "UKR"]}"#,
+        r#"{"type": "end_phase"}"#,
+    ]
+    .iter()
+    .map(|a| serde_json::from_str(a).expect("a constant action"))
+    .collect()
+}
+
 /// The test beacon's genesis (unix seconds).
 pub const GENESIS: u64 = 1_000_000;
 

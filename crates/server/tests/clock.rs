@@ -461,13 +461,7 @@ async fn battle_expiry(db: Db) {
     let server = TestServer::start_clocked(db, clock.clone(), None).await;
     let (id, axis, allies) = duel(&server, 1, 0).await;
     let mut rus = server.ws(&id, Some(&allies)).await;
-    for action in [
-        json!({"type": "end_phase"}),
-        json!({"type": "end_phase"}),
-        json!({"type": "move", "units": [{"type": "infantry", "count": 3}], "route": ["CAU", "UKR"]}),
-        json!({"type": "move", "units": [{"type": "armor", "count": 1}], "route": ["MOS", "CAU", "UKR"]}),
-        json!({"type": "end_phase"}),
-    ] {
+    for action in warboard_record::testing::attack_on_ukraine() {
         let reply = rus.apply(action.clone()).await;
         assert_eq!(reply["reply"], "ok", "{action}: {reply}");
     }

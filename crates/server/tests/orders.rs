@@ -43,14 +43,9 @@ async fn orders_game(db: Db) {
     // Russia attacks Ukraine and fights it round by round; Germany's
     // casualties are chosen by its orders, never by its player.
     let mut rus = server.ws(&game, Some(&allies)).await;
-    for action in [
-        json!({"type": "end_phase"}),
-        json!({"type": "end_phase"}),
-        json!({"type": "move", "units": [{"type": "infantry", "count": 3}], "route": ["CAU", "UKR"]}),
-        json!({"type": "move", "units": [{"type": "armor", "count": 1}], "route": ["MOS", "CAU", "UKR"]}),
-        json!({"type": "end_phase"}),
-        json!({"type": "battle", "at": "UKR"}),
-    ] {
+    let mut script = warboard_record::testing::attack_on_ukraine();
+    script.push(json!({"type": "battle", "at": "UKR"}));
+    for action in script {
         let reply = rus.apply(action.clone()).await;
         assert_eq!(reply["reply"], "ok", "{action}: {reply}");
     }

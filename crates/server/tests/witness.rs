@@ -10,23 +10,10 @@ use common::TestServer;
 use serde_json::{json, Value};
 use warboard_proof::bytes::{from_hex_n, to_hex};
 use warboard_proof::{BeaconProof, ChainInfo, DiceMode as ProofDice, Header, Link, SeatKey, SignedReceipt, SigningKey};
+use warboard_record::testing::RUSSIAN_TURN;
 use warboard_record::{DiceMode, Origin, Record, Start};
 use warboard_server::witness::BeaconConfig;
 
-const RUSSIAN_TURN: [&str; 12] = [
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "purchase", "units": {"infantry": 2, "armor": 1}}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "move", "units": [{"type": "infantry", "count": 5}], "route": ["CAU", "UKR"]}"#,
-    r#"{"type": "move", "units": [{"type": "armor", "count": 2}], "route": ["MOS", "CAU", "UKR"]}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "resolve", "at": "UKR"}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "place", "at": "MOS", "units": {"infantry": 2, "armor": 1}}"#,
-    r#"{"type": "end_phase"}"#,
-    r#"{"type": "end_phase"}"#,
-];
 
 fn now_s() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()

@@ -12,14 +12,9 @@ use warboard_table::orders::{RetreatOrder, StandingOrders};
 /// Russia's attack on Ukraine, up to the battle's first decision.
 fn battle_for_ukraine(seed: u64) -> Record {
     let mut record = Record::new(Start::standard("classic", DiceMode::Seeded { seed })).unwrap();
-    for a in [
-        json!({"type": "end_phase"}),
-        json!({"type": "end_phase"}),
-        json!({"type": "move", "units": [{"type": "infantry", "count": 3}], "route": ["CAU", "UKR"]}),
-        json!({"type": "move", "units": [{"type": "armor", "count": 1}], "route": ["MOS", "CAU", "UKR"]}),
-        json!({"type": "end_phase"}),
-        json!({"type": "battle", "at": "UKR"}),
-    ] {
+    let mut script = warboard_record::testing::attack_on_ukraine();
+    script.push(json!({"type": "battle", "at": "UKR"}));
+    for a in script {
         record.apply(&a, Origin::Client).unwrap_or_else(|e| panic!("{a}: {e}"));
     }
     record

@@ -240,6 +240,22 @@ fn placeholders(n: usize) -> String {
     (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 
+impl Store {
+    /// The rows of `sql`, whose `{ids}` is replaced by one placeholder a
+    /// game of `game_ids` (bound in order): several games' rows in one query.
+    async fn rows_of_games(&self, sql: &str, game_ids: &[String]) -> Result<Vec<sqlx::any::AnyRow>, StoreError> {
+        if game_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = sql.replace("{ids}", &placeholders(game_ids.len()));
+        let mut query = sqlx::query(&sql);
+        for id in game_ids {
+            query = query.bind(id);
+        }
+        Ok(query.fetch_all(&self.pool).await?)
+    }
+}
+
 /// Takes the game's clock row for the transaction (see the module's
 /// comment); false where the game has no clock.
 async fn lock(tx: &mut Transaction<'_, Any>, game_id: &str) -> Result<bool, sqlx::Error> {
@@ -263,16 +279,9 @@ impl Store {
 
     /// The clocks of several games (those that have one), in one query.
     pub async fn clocks(&self, game_ids: &[String]) -> Result<HashMap<String, ClockRow>, StoreError> {
-        if game_ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        let sql = format!("SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_clocks.game_id IN ({})", placeholders(game_ids.len()));
-        let mut query = sqlx::query(&sql);
-        for id in game_ids {
-            query = query.bind(id);
-        }
+        let sql = format!("SELECT {CLOCK_COLUMNS} FROM game_clocks WHERE game_clocks.game_id IN ({{ids}})");
         let mut out = HashMap::new();
-        for row in query.fetch_all(&self.pool).await? {
+        for row in self.rows_of_games(&sql, game_ids).await? {
             let clock = clock_from_row(&row)?;
             out.insert(clock.game_id.clone(), clock);
         }
@@ -283,21 +292,11 @@ impl Store {
     /// have none), with the accounts' names.
     pub async fn vacations(&self, game_ids: &[String]) -> Result<HashMap<String, Vec<VacationRow>>, StoreError> {
         let mut out: HashMap<String, Vec<VacationRow>> = HashMap::new();
-        if game_ids.is_empty() {
-            return Ok(out);
-        }
-        let sql = format!(
-            "SELECT clock_vacations.game_id, clock_vacations.account_id, accounts.name, clock_vacations.days_left, \
+        let sql = "SELECT clock_vacations.game_id, clock_vacations.account_id, accounts.name, clock_vacations.days_left, \
                     clock_vacations.banked_days \
              FROM clock_vacations JOIN accounts ON accounts.id = clock_vacations.account_id \
-             WHERE clock_vacations.game_id IN ({}) ORDER BY accounts.name",
-            placeholders(game_ids.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for id in game_ids {
-            query = query.bind(id);
-        }
-        for row in query.fetch_all(&self.pool).await? {
+             WHERE clock_vacations.game_id IN ({ids}) ORDER BY accounts.name";
+        for row in self.rows_of_games(sql, game_ids).await? {
             let game: String = row.try_get("game_id")?;
             out.entry(game).or_default().push(VacationRow {
                 account_id: row.try_get("account_id")?,
@@ -313,21 +312,11 @@ impl Store {
     /// of the accounts they were taken from.
     pub async fn takeovers(&self, game_ids: &[String]) -> Result<HashMap<String, Vec<TakeoverRow>>, StoreError> {
         let mut out: HashMap<String, Vec<TakeoverRow>> = HashMap::new();
-        if game_ids.is_empty() {
-            return Ok(out);
-        }
-        let sql = format!(
-            "SELECT clock_takeovers.game_id, clock_takeovers.power, clock_takeovers.account_id, accounts.name, \
+        let sql = "SELECT clock_takeovers.game_id, clock_takeovers.power, clock_takeovers.account_id, accounts.name, \
                     clock_takeovers.taken_at \
              FROM clock_takeovers JOIN accounts ON accounts.id = clock_takeovers.account_id \
-             WHERE clock_takeovers.game_id IN ({}) ORDER BY clock_takeovers.power",
-            placeholders(game_ids.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for id in game_ids {
-            query = query.bind(id);
-        }
-        for row in query.fetch_all(&self.pool).await? {
+             WHERE clock_takeovers.game_id IN ({ids}) ORDER BY clock_takeovers.power";
+        for row in self.rows_of_games(sql, game_ids).await? {
             let game: String = row.try_get("game_id")?;
             out.entry(game).or_default().push(TakeoverRow {
                 power: row.try_get("power")?,

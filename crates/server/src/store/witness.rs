@@ -24,38 +24,41 @@ pub struct WitnessReceipt {
     pub receipt_json: String,
 }
 
+/// An insert's result: `false` where a row with its key is there already.
+fn inserted(result: Result<sqlx::any::AnyQueryResult, sqlx::Error>) -> Result<bool, StoreError> {
+    match result {
+        Ok(_) => Ok(true),
+        Err(e) if is_unique_violation(&e) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 impl Store {
     /// The secret of the key named `name`: the one stored, or `fresh`,
     /// stored now if none was (the first server to ask decides).
     pub async fn server_secret(&self, name: &str, fresh: &str, now: i64) -> Result<String, StoreError> {
-        let inserted = sqlx::query("INSERT INTO server_keys (name, secret_hex, created_at) VALUES ($1, $2, $3)")
+        let inserted_key = sqlx::query("INSERT INTO server_keys (name, secret_hex, created_at) VALUES ($1, $2, $3)")
             .bind(name)
             .bind(fresh)
             .bind(now)
             .execute(&self.pool)
             .await;
-        match inserted {
-            Ok(_) => Ok(fresh.to_string()),
-            Err(e) if is_unique_violation(&e) => {
-                Ok(sqlx::query_scalar("SELECT secret_hex FROM server_keys WHERE name = $1").bind(name).fetch_one(&self.pool).await?)
-            }
-            Err(e) => Err(e.into()),
+        if inserted(inserted_key)? {
+            return Ok(fresh.to_string());
         }
+        Ok(sqlx::query_scalar("SELECT secret_hex FROM server_keys WHERE name = $1").bind(name).fetch_one(&self.pool).await?)
     }
 
     /// Starts witnessing a game; `false` if its id is taken already.
     pub async fn add_witness_game(&self, game_id: &str, header_json: &str, now: i64) -> Result<bool, StoreError> {
-        let inserted = sqlx::query("INSERT INTO witness_games (game_id, header_json, created_at) VALUES ($1, $2, $3)")
-            .bind(game_id)
-            .bind(header_json)
-            .bind(now)
-            .execute(&self.pool)
-            .await;
-        match inserted {
-            Ok(_) => Ok(true),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
+        inserted(
+            sqlx::query("INSERT INTO witness_games (game_id, header_json, created_at) VALUES ($1, $2, $3)")
+                .bind(game_id)
+                .bind(header_json)
+                .bind(now)
+                .execute(&self.pool)
+                .await,
+        )
     }
 
     /// A witnessed game's header, as it was registered.
@@ -86,22 +89,17 @@ impl Store {
     /// Keeps a receipt; `false` if the number has one already (another
     /// request, perhaps on another server, was first).
     pub async fn add_witness_receipt(&self, game_id: &str, head: &WitnessHead, entry_hash: &str, receipt_json: &str) -> Result<bool, StoreError> {
-        let inserted = sqlx::query(
-            "INSERT INTO witness_receipts (game_id, n, entry_hash, next_prev, server_time, receipt_json) VALUES ($1, $2, $3, $4, $5, $6)",
+        inserted(
+            sqlx::query("INSERT INTO witness_receipts (game_id, n, entry_hash, next_prev, server_time, receipt_json) VALUES ($1, $2, $3, $4, $5, $6)")
+                .bind(game_id)
+                .bind(head.n)
+                .bind(entry_hash)
+                .bind(&head.next_prev)
+                .bind(head.server_time)
+                .bind(receipt_json)
+                .execute(&self.pool)
+                .await,
         )
-        .bind(game_id)
-        .bind(head.n)
-        .bind(entry_hash)
-        .bind(&head.next_prev)
-        .bind(head.server_time)
-        .bind(receipt_json)
-        .execute(&self.pool)
-        .await;
-        match inserted {
-            Ok(_) => Ok(true),
-            Err(e) if is_unique_violation(&e) => Ok(false),
-            Err(e) => Err(e.into()),
-        }
     }
 
     /// The game's receipts from number `from` on, at most `limit`.
