@@ -81,10 +81,10 @@ impl AppState {
     /// `mailer` is built from `config.mail` by the caller ([`Mailer::new`]),
     /// which can fail, where this cannot.
     pub fn new(store: Store, clock: Arc<dyn Clock>, config: Config, mailer: Option<Arc<Mailer>>) -> AppState {
-        let hub = Hub::new(store.clone(), clock.clone(), config.thinkers, mailer);
+        let witness = Arc::new(crate::witness::Witness::new(&config.beacon));
+        let hub = Hub::new(store.clone(), clock.clone(), config.thinkers, mailer, witness.clone());
         let connections = Arc::new(Connections { limit: config.max_connections_per_account, open: Mutex::new(HashMap::new()) });
         let stopping = Arc::new(tokio::sync::watch::Sender::new(false));
-        let witness = Arc::new(crate::witness::Witness::new(&config.beacon));
         AppState { store, clock, hub, config: Arc::new(config), connections, stopping, witness }
     }
 }

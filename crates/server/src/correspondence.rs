@@ -350,7 +350,12 @@ impl Hub {
                 // Made by the server for the late player: the record says so
                 // (`by: engine`, after the `expired` event).
                 let action = warboard_table::fallback::default_action(inner.table.record());
-                match inner.table.act(&[p], &action, warboard_record::Origin::Engine) {
+                let acted = if inner.waits_on_beacon() {
+                    tokio::task::block_in_place(|| inner.table.act(&[p], &action, warboard_record::Origin::Engine))
+                } else {
+                    inner.table.act(&[p], &action, warboard_record::Origin::Engine)
+                };
+                match acted {
                     Ok(applied) => self.commit(&game, &mut inner, applied, None, None).await?,
                     Err(refusal) => tracing::warn!(game = %game.id, %action, code = %refusal.code(), "a battle's default was refused"),
                 }

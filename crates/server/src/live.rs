@@ -129,6 +129,11 @@ impl Inner {
         self.host_seed.as_ref()
     }
 
+    /// Whether the game's dice come from a beacon (an action may wait for its round).
+    pub(crate) fn waits_on_beacon(&self) -> bool {
+        self.table.record().proof_header().is_some_and(|h| matches!(h.dice, warboard_proof::DiceMode::Beacon { .. }))
+    }
+
     /// Entries committed so far.
     pub fn count(&self) -> i64 {
         self.table.record().log().len() as i64
@@ -223,6 +228,8 @@ pub struct LiveGame {
 /// players think in.
 pub struct Hub {
     games: std::sync::Mutex<HashMap<String, Arc<LiveGame>>>,
+    /// The beacon of games whose dice come from one (and the witness).
+    witness: Arc<crate::witness::Witness>,
     store: Store,
     clock: Arc<dyn Clock>,
     /// Computer turns run on the blocking pool, a bounded number at a time,
@@ -241,10 +248,11 @@ pub struct Accepted {
 }
 
 impl Hub {
-    pub fn new(store: Store, clock: Arc<dyn Clock>, thinkers: usize, mailer: Option<Arc<Mailer>>) -> Arc<Hub> {
+    pub fn new(store: Store, clock: Arc<dyn Clock>, thinkers: usize, mailer: Option<Arc<Mailer>>, witness: Arc<crate::witness::Witness>) -> Arc<Hub> {
         Arc::new(Hub {
             games: Default::default(),
             store,
+            witness,
             clock,
             thinkers: Arc::new(Semaphore::new(thinkers.max(1))),
             chat_limit: Default::default(),
@@ -262,7 +270,7 @@ impl Hub {
         if let Some(g) = self.games.lock().expect("the hub's map is never poisoned").get(id) {
             return Ok(g.clone());
         }
-        let inner = load(&self.store, &self.clock, id).await?;
+        let inner = load(&self.store, &self.clock, &self.witness, id).await?;
         let (pushes, _) = broadcast::channel(PUSH_BUFFER);
         let fresh = Arc::new(LiveGame { id: id.to_string(), inner: Arc::new(Mutex::new(inner)), pushes });
         // Another task may have loaded it meanwhile: keep the first.
@@ -328,7 +336,7 @@ impl Hub {
     /// Reads the game again from the log, after a failed commit or a change
     /// made by another server, and tells its connections to resync.
     pub(crate) async fn reload(&self, game: &LiveGame, inner: &mut Inner) -> Result<(), ApiError> {
-        *inner = load(&self.store, &self.clock, &game.id).await?;
+        *inner = load(&self.store, &self.clock, &self.witness, &game.id).await?;
         let _ = game.pushes.send(Push::Resync);
         Ok(())
     }
@@ -350,7 +358,14 @@ impl Hub {
         if let Some(seq) = seq.filter(|s| *s != count) {
             return Err(ApiError::conflict("game/stale", format!("the action was made against entry {seq}, but the game is at entry {count}: read it again")));
         }
-        let applied = inner.table.act(&seat, action, Origin::Client).map_err(refusal)?;
+        // A beacon game's action that rolls waits for its round (up to a
+        // period): off the async threads, the game's lock held meanwhile.
+        let applied = if inner.waits_on_beacon() {
+            tokio::task::block_in_place(|| inner.table.act(&seat, action, Origin::Client))
+        } else {
+            inner.table.act(&seat, action, Origin::Client)
+        };
+        let applied = applied.map_err(refusal)?;
         self.commit(game, &mut inner, applied, Some(account), client_id).await?;
         drop(inner);
         self.kick(game.clone());
@@ -521,7 +536,7 @@ impl Hub {
         if what != Some("undo") && count > ours && self.catch_up(&game, &mut inner).await {
             return;
         }
-        match load(&self.store, &self.clock, id).await {
+        match load(&self.store, &self.clock, &self.witness, id).await {
             Ok(fresh) => *inner = fresh,
             Err(e) => {
                 // The next action here fails to commit and reads it again.
@@ -713,7 +728,7 @@ fn pushed(
 /// Rebuilds a game from the store: its start, then every entry applied
 /// again, each checked against the dice and state hash it was committed
 /// with (a log that does not replay is refused, never patched up).
-pub async fn load(store: &Store, clock: &Arc<dyn Clock>, id: &str) -> Result<Inner, ApiError> {
+pub async fn load(store: &Store, clock: &Arc<dyn Clock>, witness: &Arc<crate::witness::Witness>, id: &str) -> Result<Inner, ApiError> {
     let row = store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
     let seats = store.seats(id).await?;
     let settings = store.clock(id).await?.map(|c| c.settings);
@@ -721,7 +736,7 @@ pub async fn load(store: &Store, clock: &Arc<dyn Clock>, id: &str) -> Result<Inn
     let corrupt = |seq: i64, why: String| ApiError::internal(format!("game {id}: entry {seq} does not replay ({why}); the game is kept as it is"));
     let stored: StoredStart = serde_json::from_str(&row.start_json).map_err(|e| corrupt(-1, e.to_string()))?;
     let mut record = stored.record().map_err(|e| corrupt(-1, e))?;
-    let host_seed = stored.proof.as_ref().map(|p| p.seed()).transpose()?;
+    let host_seed = stored.proof.as_ref().map(|p| p.seed()).transpose()?.flatten();
     let mut recent = VecDeque::new();
     let mut secret_from = None;
     for r in &rows {
@@ -750,9 +765,13 @@ pub async fn load(store: &Store, clock: &Arc<dyn Clock>, id: &str) -> Result<Inn
     let think = seats.iter().filter(|s| s.kind == SeatKind::Computer).map(|s| s.think_ms.max(0) as u64).max().unwrap_or(0);
     let mut table = Table::new(record, computer, think);
     set_orders(&mut table, &store.orders(id).await?);
-    if let Some(seed) = host_seed {
+    if stored.proof.is_some() {
         let key = crate::proven::server_key(store, clock.as_ref()).await?;
-        table.set_linker(Box::new(crate::proven::ServerLinker::new(key, seed, clock.clone(), table.record())));
+        let linker: Box<dyn warboard_table::Linker> = match host_seed {
+            Some(seed) => Box::new(crate::proven::ServerLinker::new(key, seed, clock.clone(), table.record())),
+            None => Box::new(crate::proven::BeaconLinker::new(key, witness.clone(), clock.clone(), table.record())),
+        };
+        table.set_linker(linker);
     }
     let secret_from = secret_from.filter(|_| table.shopping_is_secret());
     Ok(Inner { table, seats, status: row.status, public: row.public, clock: settings, recent, secret_from, host_seed })

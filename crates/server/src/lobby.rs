@@ -19,7 +19,7 @@ use crate::auth::{Authed, MaybeAuthed};
 use crate::correspondence::ClockInfo;
 use crate::error::ApiError;
 use crate::live::{Inner, StoredStart};
-use crate::proven::{DiceChoice, StoredProof};
+use crate::proven::{Dice, DiceChoice, StoredProof};
 use crate::store::{new_id, GameRow, GameStatus, NewGame, SeatKind, SeatRow, StoreError};
 
 /// The most a computer player may think a turn (ms of simulated turns):
@@ -97,15 +97,19 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
     let record = Record::new(Start { dice: DiceMode::Seeded { seed: stored.seed }, ..stored.start() })
         .map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
     let id = new_id()?;
-    if req.dice == DiceChoice::Server {
+    if req.dice != DiceChoice::Seeded {
+        let proven = Record::new(Start { dice: DiceMode::Proof, ..stored.start() }).map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+        let key = crate::proven::server_key(&state.store, state.clock.as_ref()).await?;
         let seed = match state.config.fixed_seed {
             // Tests repeat their dice; a server's own seeds come from the OS.
             Some(fixed) => ServerSeed::from_bytes(<sha2::Sha256 as sha2::Digest>::digest(fixed.to_be_bytes()).into()),
             None => ServerSeed::generate().map_err(|e| ApiError::internal(e.to_string()))?,
         };
-        let proven = Record::new(Start { dice: DiceMode::Proof, ..stored.start() }).map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
-        let key = crate::proven::server_key(&state.store, state.clock.as_ref()).await?;
-        stored.proof = Some(StoredProof::new(&proven, &id, &key, &seed)?);
+        let dice = match req.dice {
+            DiceChoice::Beacon => Dice::Beacon(state.witness.beacon().info().clone()),
+            _ => Dice::Seed(&seed),
+        };
+        stored.proof = Some(StoredProof::new(&proven, &id, &key, dice)?);
     }
     let rs = record.game().ruleset.clone();
     if let Some(unknown) = req.seats.keys().find(|name| rs.power_by_name(name).is_none()) {
@@ -359,15 +363,17 @@ pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiErro
 fn dice_json(row: &GameRow) -> Value {
     let proof = serde_json::from_str::<StoredStart>(&row.start_json).ok().and_then(|s| s.proof);
     let Some(proof) = proof else { return json!({"mode": "seeded"}) };
-    let commitment = match &proof.header.dice {
-        warboard_proof::DiceMode::Server { commitment } => warboard_proof::bytes::to_hex(commitment),
-        warboard_proof::DiceMode::Beacon { .. } => String::new(),
-    };
-    let mut dice = json!({"mode": "server", "game_id": warboard_proof::bytes::to_hex(&proof.header.game_id), "commitment": commitment});
-    if row.status == GameStatus::Over {
-        dice["seed"] = json!(proof.seed);
+    let game_id = warboard_proof::bytes::to_hex(&proof.header.game_id);
+    match &proof.header.dice {
+        warboard_proof::DiceMode::Server { commitment } => {
+            let mut dice = json!({"mode": "server", "game_id": game_id, "commitment": warboard_proof::bytes::to_hex(commitment)});
+            if row.status == GameStatus::Over {
+                dice["seed"] = json!(proof.seed);
+            }
+            dice
+        }
+        warboard_proof::DiceMode::Beacon { chain } => json!({"mode": "beacon", "game_id": game_id, "beacon": chain}),
     }
-    dice
 }
 
 /// A game as the lobby describes it, from its row, its seats with the

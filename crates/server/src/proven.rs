@@ -29,6 +29,9 @@ pub enum DiceChoice {
     Seeded,
     /// The host's seed committed at the start and revealed at the end.
     Server,
+    /// A public beacon's rounds, each named by the entry before it is
+    /// published (drand quicknet; the witness's beacon).
+    Beacon,
 }
 
 /// What a proven game keeps beside its start: the chain's header and the
@@ -37,32 +40,37 @@ pub enum DiceChoice {
 #[serde(deny_unknown_fields)]
 pub struct StoredProof {
     pub header: Header,
-    /// Hex; never sent to a client while the game runs.
-    pub seed: String,
+    /// Hex; never sent to a client while the game runs. None in beacon mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<String>,
 }
 
 impl StoredProof {
     /// A new proven game's header and seed: one seat a power, named by it
     /// (the server's seats hold no keys yet: the server's receipts are the
     /// proof of order), the game id from the server's own id.
-    pub fn new(record: &Record, game_id: &str, server_key: &SigningKey, seed: &ServerSeed) -> Result<StoredProof, ApiError> {
+    pub fn new(record: &Record, game_id: &str, server_key: &SigningKey, dice: Dice<'_>) -> Result<StoredProof, ApiError> {
         let game_id: [u8; 16] = from_hex_n(game_id).map_err(|e| ApiError::internal(format!("a game id that is not 16 bytes of hex: {e}")))?;
         let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
         let seats = record.game().ruleset.powers.iter().map(|p| SeatKey { seat: p.id.clone(), key: None }).collect();
-        let header = Header {
-            game_id,
-            ruleset,
-            start_state_hash,
-            seats,
-            server_key: server_key.verifying_key().to_bytes(),
-            dice: ProofDice::Server { commitment: seed.commitment() },
+        let (dice, seed) = match dice {
+            Dice::Seed(seed) => (ProofDice::Server { commitment: seed.commitment() }, Some(to_hex(&seed.reveal()))),
+            Dice::Beacon(chain) => (ProofDice::Beacon { chain }, None),
         };
-        Ok(StoredProof { header, seed: to_hex(&seed.reveal()) })
+        let header = Header { game_id, ruleset, start_state_hash, seats, server_key: server_key.verifying_key().to_bytes(), dice };
+        Ok(StoredProof { header, seed })
     }
 
-    pub fn seed(&self) -> Result<[u8; 32], ApiError> {
-        from_hex_n(&self.seed).map_err(|e| ApiError::internal(format!("a stored seed that does not read: {e}")))
+    /// The server mode's seed (None in beacon mode).
+    pub fn seed(&self) -> Result<Option<[u8; 32]>, ApiError> {
+        self.seed.as_deref().map(|s| from_hex_n(s).map_err(|e| ApiError::internal(format!("a stored seed that does not read: {e}")))).transpose()
     }
+}
+
+/// Where a new proven game's dice come from.
+pub enum Dice<'a> {
+    Seed(&'a ServerSeed),
+    Beacon(warboard_proof::ChainInfo),
 }
 
 /// The server's signing key (receipts of its games and of the games it
@@ -100,5 +108,59 @@ impl warboard_table::Linker for ServerLinker {
         self.last_ms = u64::try_from(self.clock.now_ms()).unwrap_or(0).max(self.last_ms);
         let receipt = Receipt::for_entry(&game_id, &entry, self.last_ms).sign(&game_id, &self.key);
         Ok((Link { entry: entry.unsigned(), receipt, beacon: None }, Some(self.seed)))
+    }
+}
+
+/// Links each new action of a beacon-mode game: an action that rolls names
+/// the beacon's next round, is receipted at once (before the round is
+/// out), and waits for the round, whose signature gives its dice. Blocking
+/// (up to a period and a fetch): the table calls it off the async threads.
+pub struct BeaconLinker {
+    key: SigningKey,
+    witness: Arc<crate::witness::Witness>,
+    clock: Arc<dyn Clock>,
+    last_ms: u64,
+}
+
+impl BeaconLinker {
+    pub fn new(key: SigningKey, witness: Arc<crate::witness::Witness>, clock: Arc<dyn Clock>, record: &Record) -> BeaconLinker {
+        let last_ms = record.log().iter().rev().find_map(|e| e.proof.as_ref()).map_or(0, |p| p.server_time_ms);
+        BeaconLinker { key, witness, clock, last_ms }
+    }
+}
+
+/// How long an action waits for its round at most: a minute covers any
+/// beacon's period and a slow relay.
+const ROUND_PATIENCE_MS: u64 = 60_000;
+
+impl warboard_table::Linker for BeaconLinker {
+    fn link(&mut self, record: &Record, power: PowerId, action: &Value) -> Result<(Link, Option<[u8; 32]>), ApplyError> {
+        let seat = record.game().ruleset.power(power).id.clone();
+        let game_id = record.proof_header().ok_or(ApplyError::NeedsLink)?.game_id;
+        self.last_ms = u64::try_from(self.clock.now_ms()).unwrap_or(0).max(self.last_ms);
+        let beacon = self.witness.beacon();
+        let round = record.would_roll(action)?.then(|| beacon.round_at(self.last_ms / 1000) + 1);
+        let entry = record.next_entry(&seat, action, round)?;
+        let receipt = Receipt::for_entry(&game_id, &entry, self.last_ms).sign(&game_id, &self.key);
+        let beacon = match round {
+            None => None,
+            Some(round) => {
+                let give_up = self.last_ms + ROUND_PATIENCE_MS;
+                loop {
+                    let now = u64::try_from(self.clock.now_ms()).unwrap_or(0);
+                    match self.witness.published_round(round, now) {
+                        Ok(signature) => break Some(warboard_proof::BeaconProof { round, signature }),
+                        Err(e) if e.code == "beacon/not-yet" && now < give_up => {
+                            let wait = e.args.as_ref().and_then(|a| a.get("retry_after_ms")).and_then(Value::as_u64).unwrap_or(100);
+                            std::thread::sleep(std::time::Duration::from_millis(wait.clamp(10, 1000)));
+                        }
+                        Err(e) => {
+                            return Err(ApplyError::Rejected(warboard_rules::RuleError::new("beacon/unavailable", format!("the beacon's round {round} did not come: {}", e.message))))
+                        }
+                    }
+                }
+            }
+        };
+        Ok((Link { entry: entry.unsigned(), receipt, beacon }, None))
     }
 }

@@ -197,25 +197,40 @@ async fn receipts(State(state): State<AppState>, Path(id): Path<String>, Query(q
 }
 
 async fn round(State(state): State<AppState>, Path(round): Path<u64>) -> Result<Json<Value>, ApiError> {
-    let beacon = state.witness.beacon.clone();
+    let witness = state.witness.clone();
     let now = now_ms(&state);
-    if round == 0 || beacon.round_at(now / 1000) < round {
-        let wait = (beacon.time_of(round) * 1000).saturating_sub(now);
-        let mut error = ApiError::new(StatusCode::TOO_EARLY, "beacon/not-yet", format!("round {round} is published in {wait} ms"));
-        error.args = Some(serde_json::Map::from_iter([("retry_after_ms".to_string(), json!(wait))]));
-        return Err(error);
-    }
-    let signature = match &state.witness.rounds {
-        Rounds::Local(publisher) => publisher.sign(round).ok_or_else(|| ApiError::internal("the test beacon cannot sign"))?,
-        Rounds::Relay(base) => {
-            let url = format!("{base}/{}/public/{round}", to_hex(&beacon.info().chain_hash));
-            let signature = tokio::task::spawn_blocking(move || fetch_round(&url, round)).await.map_err(|e| ApiError::internal(e.to_string()))??;
-            // Never passed on unchecked: a relay could lie.
-            beacon.verify(round, &signature).map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, "beacon/bad-round", e.to_string()))?;
-            signature
-        }
-    };
+    let signature = tokio::task::spawn_blocking(move || witness.published_round(round, now)).await.map_err(|e| ApiError::internal(e.to_string()))??;
     Ok(Json(json!({"round": round, "signature": to_hex(&signature)})))
+}
+
+impl Witness {
+    /// The beacon this server names rounds of.
+    pub fn beacon(&self) -> Arc<dyn Beacon> {
+        self.beacon.clone()
+    }
+
+    /// A round's signature once it is published at `now_ms` (`beacon/not-yet`
+    /// before, with `args.retry_after_ms`): the test beacon's, signed here;
+    /// drand's, fetched (blocking: call it off the async threads) and
+    /// checked against the chain's key, never passed on unchecked.
+    pub fn published_round(&self, round: u64, now_ms: u64) -> Result<Vec<u8>, ApiError> {
+        let beacon = &self.beacon;
+        if round == 0 || beacon.round_at(now_ms / 1000) < round {
+            let wait = (beacon.time_of(round) * 1000).saturating_sub(now_ms);
+            let mut error = ApiError::new(StatusCode::TOO_EARLY, "beacon/not-yet", format!("round {round} is published in {wait} ms"));
+            error.args = Some(serde_json::Map::from_iter([("retry_after_ms".to_string(), json!(wait))]));
+            return Err(error);
+        }
+        match &self.rounds {
+            Rounds::Local(publisher) => publisher.sign(round).ok_or_else(|| ApiError::internal("the test beacon cannot sign")),
+            Rounds::Relay(base) => {
+                let url = format!("{base}/{}/public/{round}", to_hex(&beacon.info().chain_hash));
+                let signature = fetch_round(&url, round)?;
+                beacon.verify(round, &signature).map_err(|e| ApiError::new(StatusCode::BAD_GATEWAY, "beacon/bad-round", e.to_string()))?;
+                Ok(signature)
+            }
+        }
+    }
 }
 
 /// A round's signature from drand's HTTP API (`{"round": R, "signature": "hex", …}`).

@@ -79,3 +79,36 @@ async fn server_dice_game(db: Db) {
     other.stop().await;
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_beacon_dice_game_names_a_round_for_every_roll() {
+    // A local test beacon, a round a second.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let server = TestServer::start_witness(warboard_server::witness::BeaconConfig::Test { secret: [21; 32], genesis: now - 5, period: 1 }).await;
+    let me = server.account("russia").await;
+    let seats = json!({
+        "russia": {"kind": "me"}, "germany": {"kind": "computer"}, "uk": {"kind": "computer"}, "japan": {"kind": "computer"}, "usa": {"kind": "computer"},
+    });
+    let game = server.create(&me, json!({"ruleset": "classic", "seats": seats, "dice": "beacon"})).await;
+    let (_, shown) = server.http("GET", &format!("/api/games/{game}"), Some(&me), None).await;
+    assert_eq!(shown["game"]["dice"]["mode"], "beacon", "{shown}");
+    assert_eq!(shown["game"]["dice"]["beacon"]["scheme"], "warboard-test-ed25519", "{shown}");
+    let mut ws = server.ws(&game, Some(&me)).await;
+    for action in warboard_record::testing::attack_on_ukraine() {
+        let reply = ws.apply(action.clone()).await;
+        assert_eq!(reply["reply"], "ok", "{action}: {reply}");
+    }
+    // The battle rolls: its entry waits for its round, then is answered.
+    let reply = ws.apply(json!({"type": "resolve", "at": "UKR"})).await;
+    assert_eq!(reply["reply"], "ok", "{reply}");
+    // While it runs the record is fully checkable: every die from its round.
+    let (status, text) = server.http_text("GET", &format!("/api/games/{game}/record"), Some(&me), None).await;
+    assert_eq!(status, 200);
+    let record = Record::load(&text).unwrap_or_else(|e| panic!("the record verifies: {e}"));
+    let summary = record.proof_summary().unwrap();
+    assert!(!summary.dice_pending && summary.rolled >= 1, "{summary:?}");
+    for e in record.log() {
+        assert_eq!(e.proof.as_ref().unwrap().beacon_round.is_some(), !e.dice.is_empty(), "{}", e.action);
+    }
+    server.stop().await;
+}
