@@ -64,6 +64,51 @@ export interface Seat {
   kind: string; // account, computer, open
   account: string | null;
   think: number;
+  /** Where the game's clock runs for this seat: its deadline (unix ms). */
+  deadline_ms?: number;
+  /** A seat the computer holds for a player whose time ran out: the player's name. */
+  taken_from?: string;
+}
+
+/** A correspondence game's clock (docs/server.md, "Correspondence games"). */
+export interface GameClock {
+  move_days: number;
+  vacation_days: number;
+  waiting: { account: string | null; power: string | null; started_ms: number; deadline_ms: number; stage: "running" | "half" | "late" | "expired" } | null;
+  vacation_left: Record<string, number>;
+  vacation_banked: Record<string, number>;
+  taken_over: { power: string; account: string; at: number }[];
+}
+
+/** How the game's dice are made: the host's seed, or the server's committed seed (revealed at the end). */
+export type GameDice =
+  | { mode: "seeded" }
+  | { mode: "server"; game_id: string; commitment: string; seed?: string }
+  | { mode: "beacon"; game_id: string; beacon: { scheme: string; period: number } };
+
+/** One event of a game's clock (`GET /api/games/{id}/events`, pushed as `{"reply":"clock",…}`). */
+export interface ClockEvent {
+  n: number;
+  kind: string; // reminder_half, reminder_late, expired, claimed, taken_over, reclaimed, vacation
+  account: string | null;
+  power: string | null;
+  at: number;
+  detail: Record<string, unknown> | null;
+}
+
+/** A power's standing orders (docs/server.md, "Standing orders"): each part left out is the player's to decide. */
+export interface StandingOrders {
+  losses?: string[];
+  submarines?: "always" | "never";
+  retreat?: "never" | { when_at_most: number };
+}
+
+/** The account's turn mail settings. */
+export interface MailSettings {
+  email: string | null;
+  turn_mail: boolean;
+  /** Whether this server sends mail at all. */
+  sending: boolean;
 }
 
 export interface Game {
@@ -77,6 +122,8 @@ export interface Game {
   winner: unknown;
   created_at: number;
   seats: Seat[];
+  clock?: GameClock | null;
+  dice?: GameDice;
 }
 
 export type SeatRequest =
@@ -96,6 +143,10 @@ export interface NewGame {
   options: Record<string, unknown>;
   public: boolean;
   seats: Record<string, SeatRequest>;
+  /** A correspondence game: days per move (1, 2, 3, 5, 7, 10, 14) and vacation days (0–60). */
+  move_days?: number;
+  vacation_days?: number;
+  dice?: "seeded" | "server" | "beacon";
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -140,7 +191,19 @@ export const api = {
   position: (id: string, n: number) => call<ReplayStep>("GET", `/api/games/${encodeURIComponent(id)}/positions/${n}`),
   takeSeat: (id: string, power: string) => call<unknown>("POST", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
   leaveSeat: (id: string, power: string) => call<unknown>("DELETE", `/api/games/${encodeURIComponent(id)}/seats/${encodeURIComponent(power)}`),
+  vacation: (id: string, days: number) => call<{ game: Game; event: ClockEvent }>("POST", `/api/games/${encodeURIComponent(id)}/vacation`, { days }),
+  claim: (id: string) => call<{ game: Game; event: ClockEvent }>("POST", `/api/games/${encodeURIComponent(id)}/claim`),
+  reclaim: (id: string) => call<{ game: Game; event: ClockEvent }>("POST", `/api/games/${encodeURIComponent(id)}/reclaim`),
+  orders: (id: string, power: string) => call<{ orders: StandingOrders }>("GET", ordersPath(id, power)).then((r) => r.orders),
+  setOrders: (id: string, power: string, orders: StandingOrders) => call<{ orders: StandingOrders }>("PUT", ordersPath(id, power), orders).then((r) => r.orders),
+  clearOrders: (id: string, power: string) => call<unknown>("DELETE", ordersPath(id, power)),
+  mail: () => call<MailSettings>("GET", "/api/account/mail"),
+  setMail: (m: { email?: string; turn_mail?: boolean }) => call<MailSettings>("PUT", "/api/account/mail", m),
 };
+
+function ordersPath(id: string, power: string): string {
+  return `/api/games/${encodeURIComponent(id)}/orders/${encodeURIComponent(power)}`;
+}
 
 /** The drawn board's SVG text, or null where the server has none (404) or it fails. */
 export async function boardSvg(ruleset: string): Promise<string | null> {

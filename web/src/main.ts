@@ -1,5 +1,5 @@
 // warboard's browser interface: the shell (header, error line) and the
-// router over location.pathname: /, /lobby, /game/{id}, /game/{id}/replay, /calc.
+// router over location.pathname: /, /lobby (#settings: its settings open), /game/{id}, /game/{id}/replay, /calc.
 
 import "./app.css";
 import { api, Account, ApiError } from "./api";
@@ -32,7 +32,7 @@ const app: App = {
   account: null,
   main,
   navigate(path: string, replaceState = false) {
-    if (path !== location.pathname) {
+    if (path !== location.pathname + location.hash) {
       if (replaceState) history.replaceState(null, "", path);
       else history.pushState(null, "", path);
     }
@@ -73,6 +73,7 @@ function renderHeader(): void {
       { "aria-label": "warboard" },
       app.account ? h("a", { href: "/lobby" }, t("lobby")) : location.pathname.startsWith("/game/") ? h("a", { href: "/", id: "header-signin", onclick: (e: Event) => { e.preventDefault(); showSignin(); } }, t("signIn")) : null,
       h("a", { href: "/calc", id: "nav-calc" }, t("calcTitle")),
+      app.account ? h("a", { href: "/lobby#settings", id: "nav-settings" }, t("settings")) : null,
       app.account ? h("span", { class: "who", id: "signed-in" }, t("signedInAs", { name: app.account.name })) : null,
       app.account ? h("button", { type: "button", id: "signout", onclick: () => void signOut() }, t("signOut")) : null,
       h(
@@ -127,6 +128,7 @@ function route(): void {
     cleanup = signinPage(app, path === "/" ? "/lobby" : path);
   } else if (path === "/" || path === "/lobby") {
     cleanup = lobbyPage(app);
+
   } else {
     app.navigate("/lobby", true);
   }
@@ -136,9 +138,9 @@ function route(): void {
 document.addEventListener("click", (e) => {
   if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   const a = (e.target as Element).closest?.("a[href]") as HTMLAnchorElement | null;
-  if (!a || a.target || a.origin !== location.origin || a.getAttribute("href")!.startsWith("#")) return;
+  if (!a || a.target || a.hasAttribute("download") || a.origin !== location.origin || a.getAttribute("href")!.startsWith("#")) return;
   e.preventDefault();
-  app.navigate(a.pathname);
+  app.navigate(a.pathname + a.hash);
   main.focus({ preventScroll: true });
 });
 window.addEventListener("popstate", () => route());

@@ -66,6 +66,17 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
   "chat/too-fast": "Höchstens 5 Nachrichten in 10 Sekunden: warte einen Moment.",
   "chat/too-long": "Eine Nachricht hat höchstens 500 Zeichen.",
 
+  // Correspondence games' clocks
+  "clock/bad-days": "Urlaub wird in Tagen genommen: 1 bis 60.",
+  "clock/bad-move-days": "Die Zeit je Zug ist 1, 2, 3, 5, 7, 10 oder 14 Tage.",
+  "clock/bad-vacation-days": "Urlaubstage gibt es 0 bis 60, und nur mit einer Zeit je Zug.",
+  "clock/no-clock": "Diese Partie hat keine Uhr: sie wurde ohne Zeit je Zug angelegt.",
+  "clock/no-vacation-left": "So viele Urlaubstage sind nicht mehr übrig.",
+  "clock/not-expired": "Die Zeit des Gegners ist noch nicht abgelaufen.",
+  "clock/not-taken-over": "Der Computer hält keine Plätze, die dir gehören.",
+  "clock/not-yours": "Das steht dir nicht zu: es ist deine eigene Zeit, die abgelaufen ist, oder es sind nicht deine Plätze.",
+  "clock/team-game": "In einer Partie mit Teams wird kein Sieg beansprucht: der Computer übernimmt die Plätze.",
+
   // Combat phase
   "combat/battles-remain": [
     "Jede angesagte Schlacht muss ausgetragen sein, bevor die Kampfphase endet.",
@@ -116,6 +127,11 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
   "intercept/relocate-one-space": "Abfangjäger eines eroberten Gebiets ziehen genau ein Feld weit, nicht weiter.",
   "intercept/relocate-who": "Jetzt ziehen nur die Abfangjäger der betroffenen Macht aus diesem Gebiet.",
   "intercept/which": "Abfangen dürfen nur die eigenen Jäger des Verteidigers, die schon dort stehen, jeder einmal.",
+
+  // Turn mail
+  "mail/bad-address": "Das ist keine Mail-Adresse.",
+  "mail/no-address": "Für Zug-Mails braucht das Konto eine Mail-Adresse.",
+  "mail/unknown-token": "Dieser Abmeldelink ist unbekannt.",
 
   // Movement
   "move/aa-cannot-attack": "Flak greift nicht an und erobert keine Gebiete: bewege sie in der Nichtkampfbewegung (DAAK 3.1(f)).",
@@ -309,6 +325,10 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
   // Odds
   "odds/not-a-move": "Gewinnchancen gibt es nur für einen Zug mit Route (`type`: `move`).",
 
+  // Standing orders
+  "orders/not-yours": "Stehende Befehle gibt nur der Spieler, der die Macht hält.",
+  "orders/unknown-unit": "Diesen Einheitentyp hat das Regelwerk nicht.",
+
   // Placement
   "place/carrier-room": [
     "Neue Jäger kommen auf eigene Flugzeugträger in der Seezone, die Platz für sie haben.",
@@ -496,6 +516,7 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
   // Undo
   "undo/by-engine": "Die letzte Aktion hat der Computer für eine Macht gemacht, die du nicht steuerst.",
   "undo/dice-rolled": "Bei der letzten Aktion wurde gewürfelt: eine Aktion, deren Würfel gesehen wurden, lässt sich nicht zurücknehmen.",
+  "undo/proven": "In einer Partie mit Server-Würfeln wird nichts zurückgenommen.",
   "undo/game-over": "Die Partie ist vorbei.",
   "undo/nothing": "Es gibt nichts zurückzunehmen: noch wurde keine Aktion gemacht.",
   "undo/phase-start":

@@ -105,6 +105,8 @@ export interface Entry {
   story?: StoryLine[];
   sealed?: boolean;
   next?: string | null;
+  /** A proven game's receipt for the entry, signed by the server (docs/pbem.md). */
+  receipt?: unknown;
 }
 
 /** The units of a position, cargo included, flattened, each with its space. */

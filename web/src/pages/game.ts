@@ -1,7 +1,7 @@
 // The game page: the board, where the game stands, the decision panel and
 // the log, kept up to date over the game's WebSocket.
 
-import { api, ApiError, Game, RulesetInfo } from "../api";
+import { api, ApiError, ClockEvent, Game, RulesetInfo } from "../api";
 import { App, Cleanup } from "../app";
 import { BoardView, powerColours } from "../board";
 import { DecisionPanel, Action, MoveOdds } from "../decisions";
@@ -11,6 +11,9 @@ import { ChatPanel, ChatMessage } from "../chat";
 import { incomeChart } from "../chart";
 import { GameLog } from "../log";
 import { ConnState, GameSocket, Hello, Push } from "../socket";
+import { ClockPanel, clockEventText } from "../clock";
+import { DiceInfo } from "../proven";
+import { OrdersPanel } from "../orders";
 import { Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
 
 /** A small square in a power's colour (set through the CSSOM: no style attributes). */
@@ -44,6 +47,21 @@ export function gamePage(app: App, id: string): Cleanup {
   const incomePanel = foldable({ id: "income-panel" }, "income-chart-title", t("incomeChart"), incomeBody);
   let incomeTimer: number | undefined;
   const decisions = new DecisionPanel();
+  // Correspondence play: the clock, the dice and standing orders.
+  const me = () => app.account?.name ?? null;
+  const clockPanel = new ClockPanel({ vacation: (days) => clockAction(() => api.vacation(id, days)), claim: () => clockAction(() => api.claim(id)), reclaim: () => clockAction(() => api.reclaim(id)) }, (p) => powerLabel(p));
+  const diceInfo = new DiceInfo(id);
+  const infoEl = h("section", { id: "game-info", class: "panel", "aria-labelledby": "game-info-title", hidden: true }, h("h2", { id: "game-info-title" }, t("clockAndDice")), clockPanel.el, diceInfo.el);
+  const orders = new OrdersPanel({
+    gameId: id,
+    powerLabel: (p) => powerLabel(p),
+    unitTypes: () => (position ? Array.from(new Set(allUnits(position).map((u) => u.type))).filter((u) => u !== "industrial_complex") : []),
+    showError: (e) => app.showError(e),
+    clearError: () => app.clearError(),
+  });
+  /** Clock events pushed while the page was open, each with the entry count it came after (shown again after a rebuild of the log). */
+  const clockLines: { n: number; after: number; text: string }[] = [];
+  let infoTimer: number | undefined;
   const statusEl = h("span", { id: "status", "data-state": "connecting", role: "status" }, t("connConnecting"));
   const reconnectBtn = h("button", { type: "button", id: "reconnect", hidden: true, onclick: () => socket?.reconnectNow() }, t("reconnect"));
   const field = (name: string) => h("dd", { "data-field": name });
@@ -74,7 +92,7 @@ export function gamePage(app: App, id: string): Cleanup {
       "div",
       { class: "game-body" },
       boardPane,
-      h("aside", { class: "side" }, summaryEl, decisions.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
+      h("aside", { class: "side" }, summaryEl, infoEl, decisions.el, orders.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
     ),
   );
   replace(app.main, root);
@@ -117,6 +135,7 @@ export function gamePage(app: App, id: string): Cleanup {
     if (!again) {
       log.clear();
       seen = 0;
+      clockNotes();
     }
     void sync();
     scheduleRefresh(0);
@@ -153,6 +172,9 @@ export function gamePage(app: App, id: string): Cleanup {
       case "chat":
         chat.add(msg as unknown as ChatMessage);
         break;
+      case "clock":
+        clockEvent(msg as unknown as ClockEvent);
+        break;
       case "resync":
         void sync();
         scheduleRefresh();
@@ -172,6 +194,10 @@ export function gamePage(app: App, id: string): Cleanup {
     log.add(e);
     seen = e.seq + 1;
     root.dataset.seq = String(seen);
+    clockNotes();
+    if (e.receipt !== undefined) diceInfo.keep(e.seq, e.receipt);
+    // The clock's wait follows the game; a proven game's seed shows at its end.
+    if (game?.clock || (game?.dice?.mode === "server" && e.next === null)) scheduleInfo();
     // The last dice rolled, for the dice panel (issue 30: the last battle's dice).
     const rolls = (e.events ?? []).filter((ev): ev is Rolled => typeof ev === "object" && ev !== null && (ev as Rolled).event === "rolled");
     if (rolls.length) {
@@ -179,6 +205,54 @@ export function gamePage(app: App, id: string): Cleanup {
       if (summary) render();
     }
     if ((e.events ?? []).some((ev) => typeof ev === "object" && ev !== null && (ev as { event?: string }).event === "income")) scheduleIncome();
+  }
+
+  // ---- the clock and the dice ----
+
+  /** A clock event pushed: a line of the log, and the clock read again. */
+  function clockEvent(ev: ClockEvent): void {
+    if (typeof ev.n !== "number" || clockLines.some((c) => c.n === ev.n)) return;
+    const text = clockEventText(ev, powerLabel);
+    clockLines.push({ n: ev.n, after: seen, text });
+    log.note(text, "clock");
+    scheduleInfo(0);
+  }
+
+  /** The clock lines that came after the entries seen so far (after a rebuild of the log). */
+  function clockNotes(): void {
+    for (const c of clockLines) if (c.after === seen) log.note(c.text, "clock");
+  }
+
+  function renderInfo(): void {
+    if (!game) return;
+    // Shown for correspondence games and those with proven dice.
+    infoEl.hidden = !game.clock && (game.dice?.mode ?? "seeded") === "seeded";
+    clockPanel.render(game, me());
+    diceInfo.render(game);
+  }
+
+  /** Reads the game again soon (a burst of entries is read once). */
+  function scheduleInfo(delay = 500): void {
+    if (infoTimer !== undefined) return;
+    infoTimer = window.setTimeout(() => {
+      infoTimer = undefined;
+      if (alive) void reloadGame(false);
+    }, delay);
+  }
+
+  /** Vacation, a claim or a reclaim: the game as it answers. */
+  async function clockAction(act: () => Promise<{ game: Game }>): Promise<void> {
+    setReady(false);
+    try {
+      const r = await act();
+      if (!alive) return;
+      app.clearError();
+      takeGame(r.game, false);
+    } catch (e) {
+      app.showError(e);
+    } finally {
+      settle();
+    }
   }
 
   /** Reads the income chart again a moment after income was paid (a burst of payments is read once). */
@@ -284,6 +358,7 @@ export function gamePage(app: App, id: string): Cleanup {
         position = st.position ?? position;
         items = legal;
         render();
+        void orders.load(myPowers, status === "playing");
       } while (dirty && alive);
     } catch (e) {
       if (!(e instanceof ApiError && e.code === "socket/closed")) app.showError(e);
@@ -487,15 +562,22 @@ export function gamePage(app: App, id: string): Cleanup {
     try {
       const g = await api.game(id);
       if (!alive) return;
-      const seatsChanged = JSON.stringify(g.seats) !== JSON.stringify(game?.seats);
-      const started = g.status !== status;
-      game = g;
-      if (force || seatsChanged || started) {
-        status = g.status;
-        connect();
-      }
+      takeGame(g, force);
     } catch {
       /* keep waiting */
+    }
+  }
+
+  function takeGame(g: Game, force: boolean): void {
+    // Who holds each seat (a deadline moving on is no change of seats).
+    const holders = (x: Game | null) => JSON.stringify(x?.seats.map((s) => [s.power, s.kind, s.account, s.taken_from ?? null]));
+    const seatsChanged = holders(g) !== holders(game);
+    const started = status === "open" && g.status !== "open";
+    game = g;
+    renderInfo();
+    if (force || seatsChanged || started) {
+      status = g.status;
+      connect();
     }
   }
 
@@ -514,6 +596,7 @@ export function gamePage(app: App, id: string): Cleanup {
       ruleset = await api.ruleset(game.ruleset);
       if (!alive) return;
       title.textContent = `${ruleset.title} · ${t("gameTitle", { id: id.slice(0, 8) })}`;
+      renderInfo();
       document.title = `warboard · ${ruleset.title}`;
       board = new BoardView(game.ruleset, ruleset, onSpace);
       replace(boardPane, board.root);
@@ -529,8 +612,15 @@ export function gamePage(app: App, id: string): Cleanup {
     }
   })();
 
+  // The time left, kept current.
+  const clockTimer = window.setInterval(() => {
+    if (game?.clock && document.visibilityState === "visible") clockPanel.tick();
+  }, 30000);
+
   return () => {
     alive = false;
+    window.clearInterval(clockTimer);
+    window.clearTimeout(infoTimer);
     window.clearTimeout(refreshTimer);
     window.clearTimeout(pollTimer);
     window.clearTimeout(incomeTimer);

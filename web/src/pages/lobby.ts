@@ -4,6 +4,9 @@ import { api, ApiError, Game, NewGame, OptionInfo, RulesetInfo, SeatRequest } fr
 import { App, Cleanup } from "../app";
 import { h, replace, setReady, Child } from "../dom";
 import { t, powerName, word, currentLang, optionLabel } from "../i18n";
+import { correspondenceFields } from "../corr_form";
+import { settingsPanel } from "../settings";
+import { localTime } from "../clock";
 
 function optionInput(o: OptionInfo): HTMLElement {
   const id = `opt-${o.name}`;
@@ -49,6 +52,8 @@ export function lobbyPage(app: App): Cleanup {
   let alive = true;
   const me = app.account!;
   const form = h("form", { id: "new-game", class: "panel", "aria-labelledby": "new-game-title", novalidate: true });
+  // Kept across changes of ruleset: the clock and dice are no ruleset's.
+  const corr = correspondenceFields();
   const mine = h("div", { id: "my-games", class: "games" }, t("loading"));
   const open = h("div", { id: "open-games", class: "games" }, t("loading"));
   const refreshBtn = h("button", { type: "button", id: "lobby-refresh", onclick: () => void loadLists() }, t("refresh"));
@@ -63,6 +68,7 @@ export function lobbyPage(app: App): Cleanup {
         { class: "lists" },
         h("section", { class: "panel", "aria-labelledby": "my-games-title" }, h("div", { class: "title-row" }, h("h2", { id: "my-games-title" }, t("myGames")), refreshBtn), mine),
         h("section", { class: "panel", "aria-labelledby": "open-games-title" }, h("h2", { id: "open-games-title" }, t("openGames")), open),
+        settingsPanel(app, location.hash === "#settings"),
       ),
     ),
   );
@@ -120,6 +126,7 @@ export function lobbyPage(app: App): Cleanup {
         h("legend", null, t("seats")),
         h("table", null, h("thead", null, h("tr", null, h("th", { scope: "col" }, t("power")), h("th", { scope: "col" }, t("team")), h("th", { scope: "col" }, t("player")))), h("tbody", null, seatRows)),
       ),
+      corr.el,
       h("div", { class: "option check" }, pub, h("label", { for: "create-public" }, t("publicGame"))),
       h("div", { class: "buttons" }, submit),
     );
@@ -130,7 +137,7 @@ export function lobbyPage(app: App): Cleanup {
   }
 
   async function create(rs: RulesetInfo, submit: HTMLButtonElement): Promise<void> {
-    const body: NewGame = { ruleset: rs.name, options: {}, public: (form.querySelector<HTMLInputElement>("#create-public")?.checked ?? true), seats: {} };
+    const body: NewGame = { ruleset: rs.name, options: {}, public: (form.querySelector<HTMLInputElement>("#create-public")?.checked ?? true), seats: {}, ...corr.read() };
     try {
       for (const o of rs.options) {
         const el = form.querySelector<HTMLElement>(`[data-option="${CSS.escape(o.name)}"]`);
@@ -219,12 +226,14 @@ export function lobbyPage(app: App): Cleanup {
       const powers = myPowers(g);
       const turn = g.status === "over" ? (g.winner ? String(Array.isArray(g.winner) ? g.winner.map((w) => powerName(String(w))).join(", ") : powerName(String(g.winner))) : "") : g.actor ? nameOf(g, g.actor) : "";
       const mineNow = g.status === "playing" && g.actor !== null && powers.includes(g.actor);
+      // A correspondence game's deadline for the move it waits on.
+      const deadline = g.status === "playing" ? g.seats.find((s) => s.deadline_ms !== undefined)?.deadline_ms : undefined;
       return h(
         "tr",
         { "data-game": g.id, "data-status": g.status, class: mineNow ? "my-turn" : "" },
         h("td", null, rulesetTitle(g.ruleset)),
         h("td", null, statusText(g)),
-        h("td", null, turn),
+        h("td", null, turn, deadline !== undefined ? h("div", { class: "meta", "data-deadline": String(deadline) }, t("clockDeadline", { date: localTime(deadline) })) : null),
         h("td", null, powers.map((p) => nameOf(g, p)).join(", ")),
         h("td", null, created(g)),
         h("td", null, h("div", { class: "actions" }, gameLink(g), g.status === "open" ? powers.map((p) => seatButton(g, p, false)) : null)),
