@@ -86,6 +86,9 @@ fn two_players_play_a_classic_game_through_turn_files_and_it_verifies() {
     ]);
     assert!(out.contains("send it to every player"), "{out}");
     std::fs::copy(&axis.0.game, &allies.0.game).unwrap();
+    let status = ok(&["pbem", "status", &allies.0.game, "--key", &allies.0.key]);
+    assert!(status.contains("seat russia,uk,usa") && status.contains("the game waits on russia"), "{status}");
+    assert!(status.contains("your seat: russia,uk,usa; it is your move"), "{status}");
     let mut players: Vec<Seat> = seats.into_iter().map(|(s, _)| s).collect();
 
     // Russia moves first: the Allies, then whoever the game waits on.

@@ -72,6 +72,14 @@ pub enum PbemCommand {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Where the game stands: its seats, the entries so far, whose decision
+    /// it waits on (and, with --key, whether it is yours).
+    Status {
+        game: PathBuf,
+        /// Your seat's secret key.
+        #[arg(long)]
+        key: Option<PathBuf>,
+    },
     /// Apply turn files from the others, checked whole: the chain,
     /// signatures, receipts (also against the witness's own list), rounds,
     /// dice and who may act.
@@ -91,6 +99,7 @@ pub fn run(command: PbemCommand) -> Result<String, String> {
         PbemCommand::Key { file } => key(&file),
         PbemCommand::New { game, ruleset, options, seats, witness } => new_game(&game, &ruleset, &options, &seats, &Witness::new(&witness)),
         PbemCommand::Play { game, key, witness, actions, auto, out } => play(&game, &key, &Witness::new(&witness), actions.as_deref(), auto, &out),
+        PbemCommand::Status { game, key } => status(&game, key.as_deref()),
         PbemCommand::Read { game, turns, witness } => read(&game, &turns, witness.as_deref().map(Witness::new).as_ref()),
     }
 }
@@ -286,6 +295,37 @@ impl Turn<'_> {
             }
         }
     }
+}
+
+fn status(game: &Path, key: Option<&Path>) -> Result<String, String> {
+    let record = load(game)?;
+    let header = record.proof_header().expect("a proven game");
+    let rs = &record.game().ruleset;
+    let s = record.state();
+    let mut out = format!("game {} ({}), {} entries\n", to_hex(&header.game_id), rs.name, record.log().len());
+    let waits_on = match record.game().actor() {
+        warboard_rules::game::Actor::Power(p) => Some(p),
+        warboard_rules::game::Actor::Terminal => None,
+    };
+    for seat in &header.seats {
+        let key = seat.key.map(|k| to_hex(&k[..8])).unwrap_or_else(|| "no key".into());
+        let powers = seat_powers(&record, &seat.seat)?;
+        let mark = if waits_on.is_some_and(|p| powers.contains(&p)) { "  <- to act" } else { "" };
+        out.push_str(&format!("seat {} (key {key}…){mark}\n", seat.seat));
+    }
+    match (&s.winner, waits_on) {
+        (Some(w), _) => out.push_str(&format!("the game is over: the {} have won\n", w.describe(|p| rs.power(p).id.clone()))),
+        (None, Some(p)) => {
+            out.push_str(&format!("round {}, {}'s turn, {} phase; the game waits on {}\n", s.round, rs.power(s.turn).id, s.phase.name().replace('_', " "), rs.power(p).id));
+            if let Some(key) = key {
+                let (seat, powers) = my_seat(&record, &read_key(key)?)?;
+                let yours = if powers.contains(&p) { "it is your move" } else { "it is not your move" };
+                out.push_str(&format!("your seat: {seat}; {yours}\n"));
+            }
+        }
+        (None, None) => {}
+    }
+    Ok(out)
 }
 
 fn write_turn(record: &Record, since: u64, out: &Path) -> Result<(), String> {
