@@ -236,16 +236,26 @@ impl Turn<'_> {
     fn act(&self, record: &mut Record, action: &Value) -> Result<(), String> {
         warboard_table::authority(record.game(), self.powers, action, |_| false).map_err(|r| format!("[{}] {action}: {r}", r.code()))?;
         let rolls = record.would_roll(action).map_err(|e| format!("[{}] {action}: {e}", e.code()))?;
-        let round = if rolls {
-            let about = self.witness.about()?;
-            Some(about.beacon.round_at(about.now_ms / 1000) + 1)
-        } else {
-            None
-        };
         let header = record.proof_header().expect("a proven game").clone();
-        let entry = record.next_entry(self.seat, action, round).map_err(|e| format!("[{}] {e}", e.code()))?;
-        let signed = entry.sign(&header.game_id, self.key);
-        let receipt = self.witness.receipt(&to_hex(&header.game_id), &signed)?;
+        // The round named is the beacon's next by the witness's clock; if it
+        // came out before the entry arrived (a slow line), the witness
+        // receipted nothing, and the entry names the next one again.
+        let mut tries = 0;
+        let (signed, receipt, round) = loop {
+            let round = if rolls {
+                let about = self.witness.about()?;
+                Some(about.beacon.round_at(about.now_ms / 1000) + 1)
+            } else {
+                None
+            };
+            let entry = record.next_entry(self.seat, action, round).map_err(|e| format!("[{}] {e}", e.code()))?;
+            let signed = entry.sign(&header.game_id, self.key);
+            match self.witness.receipt(&to_hex(&header.game_id), &signed) {
+                Ok(receipt) => break (signed, receipt, round),
+                Err(e) if e.starts_with("[record/round-published]") && tries < 3 => tries += 1,
+                Err(e) => return Err(e),
+            }
+        };
         let beacon = match round {
             Some(r) => Some(BeaconProof { round: r, signature: self.witness.round(r)? }),
             None => None,
