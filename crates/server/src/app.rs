@@ -184,6 +184,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/games/{id}/ws", get(ws::upgrade))
         .merge(crate::witness::routes())
         .merge(crate::orders::routes())
+        .merge(crate::ladder::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))

@@ -13,6 +13,7 @@ pub mod chat;
 pub mod clock;
 pub mod correspondence;
 pub mod error;
+pub mod ladder;
 pub mod live;
 pub mod lobby;
 pub mod mail;

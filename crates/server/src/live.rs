@@ -422,6 +422,10 @@ impl Hub {
         }
         if append.status == GameStatus::Over {
             inner.status = GameStatus::Over;
+            // The game that ends is rated here, once (src/ladder.rs).
+            if let Some(row) = crate::ladder::rated_row(&game.id, inner, append.created_at) {
+                crate::ladder::keep(&self.store, row).await;
+            }
         }
         let receipt = inner.table.record().last_link().map(|l| &l.receipt);
         let pushed = pushed(inner.table.game(), seq, applied.power, &applied.before, &applied.entry, inner.tail(), receipt);

@@ -28,6 +28,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (4, "witness", include_str!("../../migrations/0004_witness.sql")),
     (5, "clock", include_str!("../../migrations/0005_clock.sql")),
     (6, "orders", include_str!("../../migrations/0006_orders.sql")),
+    (7, "ladder", include_str!("../../migrations/0007_ladder.sql")),
 ];
 
 #[derive(Debug)]

@@ -11,6 +11,7 @@ mod chat;
 mod clock;
 mod error;
 mod games;
+mod ladder;
 mod log;
 mod mail;
 mod migrate;
@@ -32,6 +33,7 @@ pub use clock::{
 };
 pub use error::StoreError;
 pub use games::{GameRow, GameStatus, NewGame, SeatKind, SeatRow};
+pub use ladder::RatedRow;
 pub use log::{Append, LogRow, CHANNEL};
 pub use mail::MailSettings;
 pub use tokens::{TokenKind, TokenRow};
