@@ -37,6 +37,8 @@
 //! Left for later (docs/ladder.md): the server's tables and pages, which
 //! games are rated (verified records only), bids and side balance, bans.
 
+pub mod bids;
+
 use std::collections::BTreeMap;
 
 use skillratings::glicko2::{decay_deviation, glicko2, Glicko2Config, Glicko2Rating};
