@@ -118,3 +118,19 @@ fn a_server_seed_game_checks_its_dice_once_the_seed_is_revealed() {
     });
     assert!(refused.is_some(), "an entry with dice applied with another seed");
 }
+
+#[test]
+fn a_witnessed_receipt_for_another_entry_is_the_servers_proof_of_a_fork() {
+    let (mut record, club) = proven_game(11, 400, true);
+    let game_id = record.proof_header().unwrap().game_id;
+    let first = record.links()[0].clone();
+    // The same receipt again is kept; one naming another entry as number 0 is refused.
+    record.witness(first.receipt.clone()).unwrap();
+    let mut other = first.entry.entry.clone();
+    other.action = r#"{"type":"purchase","units":{"infantry":1}}"#.into();
+    let forged = warboard_proof::Receipt::for_entry(&game_id, &other, first.receipt.receipt.server_time_ms).sign(&game_id, &club.server);
+    let before = record.to_save_string();
+    assert_eq!(record.witness(forged).unwrap_err().code(), "record/equivocation");
+    assert_eq!(record.to_save_string(), before, "a refused receipt is not kept");
+    assert_eq!(record.proof_summary().unwrap().witnessed, 1);
+}
