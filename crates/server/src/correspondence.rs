@@ -350,12 +350,7 @@ impl Hub {
                 // Made by the server for the late player: the record says so
                 // (`by: engine`, after the `expired` event).
                 let action = warboard_table::fallback::default_action(inner.table.record());
-                let acted = if inner.waits_on_beacon() {
-                    tokio::task::block_in_place(|| inner.table.act(&[p], &action, warboard_record::Origin::Engine))
-                } else {
-                    inner.table.act(&[p], &action, warboard_record::Origin::Engine)
-                };
-                match acted {
+                match inner.act(&[p], &action, warboard_record::Origin::Engine) {
                     Ok(applied) => self.commit(&game, &mut inner, applied, None, None).await?,
                     Err(refusal) => tracing::warn!(game = %game.id, %action, code = %refusal.code(), "a battle's default was refused"),
                 }
@@ -485,22 +480,26 @@ pub async fn vacation(
         VacationOutcome::Taken { event, .. } => event,
     };
     state.hub.publish_clock(&id, std::slice::from_ref(&event));
-    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
-    Ok(Json(json!({"game": crate::lobby::game_json(&state, &row).await?, "event": event_json(&event)})))
+    answer(&state, &id, &event).await
 }
 
 /// The game, if `account` may see it, and whether it is one of its
 /// players (seated, or its seats held by the computer for it); a private
 /// game is unknown to anyone else.
 async fn member(state: &AppState, id: &str, account: &str) -> Result<(GameRow, bool), ApiError> {
-    let unknown = || ApiError::not_found("game/unknown", format!("there is no game `{id}`"));
-    let row = state.store.game(id).await?.ok_or_else(unknown)?;
+    let row = crate::lobby::game_row(&state.store, id).await?;
     let seated = state.store.seats(id).await?.iter().any(|s| s.account_id.as_deref() == Some(account))
         || state.store.takeovers(&[id.to_string()]).await?.remove(id).unwrap_or_default().iter().any(|t| t.account_id == account);
     if !row.public && !seated && row.created_by != account {
-        return Err(unknown());
+        return Err(ApiError::unknown_game(id));
     }
     Ok((row, seated))
+}
+
+/// A clock route's answer: the game as it stands, and the event made.
+async fn answer(state: &AppState, id: &str, event: &EventRow) -> Result<Json<Value>, ApiError> {
+    let row = crate::lobby::game_row(&state.store, id).await?;
+    Ok(Json(json!({"game": crate::lobby::game_json(state, &row).await?, "event": event_json(event)})))
 }
 
 /// `POST /api/games/{id}/claim`
@@ -509,8 +508,7 @@ pub async fn claim(State(state): State<AppState>, authed: Authed, Path(id): Path
     member(&state, &id, account).await?;
     let game = state.hub.game(&id).await?;
     let event = state.hub.claim(&game, account).await?;
-    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
-    Ok(Json(json!({"game": crate::lobby::game_json(&state, &row).await?, "event": event_json(&event)})))
+    answer(&state, &id, &event).await
 }
 
 /// `POST /api/games/{id}/reclaim`
@@ -519,8 +517,7 @@ pub async fn reclaim(State(state): State<AppState>, authed: Authed, Path(id): Pa
     member(&state, &id, account).await?;
     let game = state.hub.game(&id).await?;
     let event = state.hub.reclaim(&game, account).await?;
-    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
-    Ok(Json(json!({"game": crate::lobby::game_json(&state, &row).await?, "event": event_json(&event)})))
+    answer(&state, &id, &event).await
 }
 
 /// `GET /api/games/{id}/events`: `{"events":[…]}`, oldest first.

@@ -38,6 +38,10 @@ impl ApiError {
     pub fn conflict(code: impl Into<String>, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, code, message)
     }
+    /// No game of this id (or none this account may see: told alike).
+    pub fn unknown_game(id: &str) -> ApiError {
+        ApiError::not_found("game/unknown", format!("there is no game `{id}`"))
+    }
     pub fn internal(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "server/internal", message)
     }

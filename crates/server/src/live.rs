@@ -129,9 +129,16 @@ impl Inner {
         self.host_seed.as_ref()
     }
 
-    /// Whether the game's dice come from a beacon (an action may wait for its round).
-    pub(crate) fn waits_on_beacon(&self) -> bool {
-        self.table.record().proof_header().is_some_and(|h| matches!(h.dice, warboard_proof::DiceMode::Beacon { .. }))
+    /// [`Table::act`]. A beacon game's action that rolls waits for its
+    /// round (up to a period): off the async threads, the game's lock held
+    /// meanwhile.
+    pub(crate) fn act(&mut self, seat: &[PowerId], action: &Value, origin: Origin) -> Result<Applied, Refusal> {
+        let beacon = self.table.record().proof_header().is_some_and(|h| matches!(h.dice, warboard_proof::DiceMode::Beacon { .. }));
+        if beacon {
+            tokio::task::block_in_place(|| self.table.act(seat, action, origin))
+        } else {
+            self.table.act(seat, action, origin)
+        }
     }
 
     /// Entries committed so far.
@@ -358,14 +365,7 @@ impl Hub {
         if let Some(seq) = seq.filter(|s| *s != count) {
             return Err(ApiError::conflict("game/stale", format!("the action was made against entry {seq}, but the game is at entry {count}: read it again")));
         }
-        // A beacon game's action that rolls waits for its round (up to a
-        // period): off the async threads, the game's lock held meanwhile.
-        let applied = if inner.waits_on_beacon() {
-            tokio::task::block_in_place(|| inner.table.act(&seat, action, Origin::Client))
-        } else {
-            inner.table.act(&seat, action, Origin::Client)
-        };
-        let applied = applied.map_err(refusal)?;
+        let applied = inner.act(&seat, action, Origin::Client).map_err(refusal)?;
         self.commit(game, &mut inner, applied, Some(account), client_id).await?;
         drop(inner);
         self.kick(game.clone());
@@ -733,7 +733,7 @@ fn pushed(
 /// again, each checked against the dice and state hash it was committed
 /// with (a log that does not replay is refused, never patched up).
 pub async fn load(store: &Store, clock: &Arc<dyn Clock>, witness: &Arc<crate::witness::Witness>, id: &str) -> Result<Inner, ApiError> {
-    let row = store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    let row = crate::lobby::game_row(store, id).await?;
     let seats = store.seats(id).await?;
     let settings = store.clock(id).await?.map(|c| c.settings);
     let rows = store.entries(id, 0).await?;
@@ -770,12 +770,12 @@ pub async fn load(store: &Store, clock: &Arc<dyn Clock>, witness: &Arc<crate::wi
     let mut table = Table::new(record, computer, think);
     set_orders(&mut table, &store.orders(id).await?);
     if stored.proof.is_some() {
-        let key = crate::proven::server_key(store, clock.as_ref()).await?;
-        let linker: Box<dyn warboard_table::Linker> = match host_seed {
-            Some(seed) => Box::new(crate::proven::ServerLinker::new(key, seed, clock.clone(), table.record())),
-            None => Box::new(crate::proven::BeaconLinker::new(key, witness.clone(), clock.clone(), table.record())),
+        let key = witness.key(store, clock.as_ref()).await?.clone();
+        let source = match host_seed {
+            Some(seed) => crate::proven::Source::Seed(seed),
+            None => crate::proven::Source::Beacon(witness.clone()),
         };
-        table.set_linker(linker);
+        table.set_linker(Box::new(crate::proven::HostLinker::new(key, source, clock.clone(), table.record())));
     }
     let secret_from = secret_from.filter(|_| table.shopping_is_secret());
     Ok(Inner { table, seats, status: row.status, public: row.public, clock: settings, recent, secret_from, host_seed })

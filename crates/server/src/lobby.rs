@@ -94,22 +94,18 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
         proof: None,
     };
     // The record checks the ruleset and every option by its documented name.
-    let record = Record::new(Start { dice: DiceMode::Seeded { seed: stored.seed }, ..stored.start() })
-        .map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+    let dice = if req.dice == DiceChoice::Seeded { DiceMode::Seeded { seed: stored.seed } } else { DiceMode::Proof };
+    let record = Record::new(Start { dice, ..stored.start() }).map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
     let id = new_id()?;
     if req.dice != DiceChoice::Seeded {
-        let proven = Record::new(Start { dice: DiceMode::Proof, ..stored.start() }).map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
-        let key = crate::proven::server_key(&state.store, state.clock.as_ref()).await?;
-        let seed = match state.config.fixed_seed {
+        let key = state.witness.key(&state.store, state.clock.as_ref()).await?;
+        let dice = match (req.dice, state.config.fixed_seed) {
+            (DiceChoice::Beacon, _) => Dice::Beacon(state.witness.beacon().info().clone()),
             // Tests repeat their dice; a server's own seeds come from the OS.
-            Some(fixed) => ServerSeed::from_bytes(<sha2::Sha256 as sha2::Digest>::digest(fixed.to_be_bytes()).into()),
-            None => ServerSeed::generate().map_err(|e| ApiError::internal(e.to_string()))?,
+            (_, Some(fixed)) => Dice::Seed(ServerSeed::from_bytes(<sha2::Sha256 as sha2::Digest>::digest(fixed.to_be_bytes()).into())),
+            (_, None) => Dice::Seed(ServerSeed::generate().map_err(|e| ApiError::internal(e.to_string()))?),
         };
-        let dice = match req.dice {
-            DiceChoice::Beacon => Dice::Beacon(state.witness.beacon().info().clone()),
-            _ => Dice::Seed(&seed),
-        };
-        stored.proof = Some(StoredProof::new(&proven, &id, &key, dice)?);
+        stored.proof = Some(StoredProof::new(&record, &id, key, dice)?);
     }
     let rs = record.game().ruleset.clone();
     if let Some(unknown) = req.seats.keys().find(|name| rs.power_by_name(name).is_none()) {
@@ -206,7 +202,7 @@ pub async fn take_seat(State(state): State<AppState>, authed: Authed, Path((id, 
     } else {
         start(&state, &id).await?;
     }
-    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    let row = game_row(&state.store, &id).await?;
     Ok(Json(json!({"game": game_json(&state, &row).await?})))
 }
 
@@ -214,7 +210,7 @@ pub async fn take_seat(State(state): State<AppState>, authed: Authed, Path((id, 
 pub async fn leave_seat(State(state): State<AppState>, authed: Authed, Path((id, power)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
     state.store.leave_seat(&id, &power, &authed.account.id).await.map_err(|e| seat_error(e, &power))?;
     state.hub.reread(&id).await?;
-    let row = state.store.game(&id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    let row = game_row(&state.store, &id).await?;
     Ok(Json(json!({"game": game_json(&state, &row).await?})))
 }
 
@@ -330,7 +326,7 @@ fn save_text(inner: &Inner) -> Result<String, ApiError> {
 /// The game, if `who` may see it: public games to anyone, the others to
 /// their players.
 pub(crate) async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Result<GameRow, ApiError> {
-    let row = state.store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    let row = game_row(&state.store, id).await?;
     if row.public {
         return Ok(row);
     }
@@ -346,8 +342,13 @@ pub(crate) async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Re
     if plays || away {
         Ok(row)
     } else {
-        Err(ApiError::not_found("game/unknown", format!("there is no game `{id}`")))
+        Err(ApiError::unknown_game(id))
     }
+}
+
+/// The game's row; `game/unknown` where there is none.
+pub(crate) async fn game_row(store: &crate::store::Store, id: &str) -> Result<GameRow, ApiError> {
+    store.game(id).await?.ok_or_else(|| ApiError::unknown_game(id))
 }
 
 pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiError> {

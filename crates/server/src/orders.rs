@@ -26,7 +26,7 @@ pub fn routes() -> Router<AppState> {
 
 /// The power's seat is held by the account asking.
 async fn check_holder(state: &AppState, authed: &Authed, id: &str, power: &str) -> Result<(), ApiError> {
-    state.store.game(id).await?.ok_or_else(|| ApiError::not_found("game/unknown", format!("there is no game `{id}`")))?;
+    crate::lobby::game_row(&state.store, id).await?;
     let seats = state.store.seats(id).await?;
     let seat = seats.iter().find(|s| s.power == power).ok_or_else(|| ApiError::not_found("start/unknown-power", format!("the game has no power `{power}`")))?;
     if seat.kind != SeatKind::Account || seat.account_id.as_deref() != Some(authed.account.id.as_str()) {

@@ -49,7 +49,7 @@ impl StoredProof {
     /// A new proven game's header and seed: one seat a power, named by it
     /// (the server's seats hold no keys yet: the server's receipts are the
     /// proof of order), the game id from the server's own id.
-    pub fn new(record: &Record, game_id: &str, server_key: &SigningKey, dice: Dice<'_>) -> Result<StoredProof, ApiError> {
+    pub fn new(record: &Record, game_id: &str, server_key: &SigningKey, dice: Dice) -> Result<StoredProof, ApiError> {
         let game_id: [u8; 16] = from_hex_n(game_id).map_err(|e| ApiError::internal(format!("a game id that is not 16 bytes of hex: {e}")))?;
         let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
         let seats = record.game().ruleset.powers.iter().map(|p| SeatKey { seat: p.id.clone(), key: None }).collect();
@@ -68,8 +68,8 @@ impl StoredProof {
 }
 
 /// Where a new proven game's dice come from.
-pub enum Dice<'a> {
-    Seed(&'a ServerSeed),
+pub enum Dice {
+    Seed(ServerSeed),
     Beacon(warboard_proof::ChainInfo),
 }
 
@@ -83,49 +83,53 @@ pub async fn server_key(store: &Store, clock: &dyn Clock) -> Result<SigningKey, 
     Ok(SigningKey::from_bytes(&secret))
 }
 
-/// Links each new action of a server-mode game: the entry by the seat of
+/// Where a proven game's new entries get their dice.
+pub enum Source {
+    /// The server mode's seed, secret until the game ends.
+    Seed([u8; 32]),
+    /// The witness's beacon: an action that rolls names the next round.
+    Beacon(Arc<crate::witness::Witness>),
+}
+
+/// Links each new action of a proven server game: the entry by the seat of
 /// the power that takes it (unsigned), the server's receipt at the clock's
-/// time (never earlier than the last), dice from the seed.
-pub struct ServerLinker {
+/// time (never earlier than the last). Its dice come from the seed, or, in
+/// beacon mode, an action that rolls names the beacon's next round, is
+/// receipted at once (before the round is out) and waits for the round,
+/// whose signature gives its dice: blocking (up to a period and a fetch),
+/// so the table calls it off the async threads.
+pub struct HostLinker {
     key: SigningKey,
-    seed: [u8; 32],
+    source: Source,
     clock: Arc<dyn Clock>,
     last_ms: u64,
 }
 
-impl ServerLinker {
-    pub fn new(key: SigningKey, seed: [u8; 32], clock: Arc<dyn Clock>, record: &Record) -> ServerLinker {
+impl HostLinker {
+    pub fn new(key: SigningKey, source: Source, clock: Arc<dyn Clock>, record: &Record) -> HostLinker {
         let last_ms = record.log().iter().rev().find_map(|e| e.proof.as_ref()).map_or(0, |p| p.server_time_ms);
-        ServerLinker { key, seed, clock, last_ms }
+        HostLinker { key, source, clock, last_ms }
     }
-}
 
-impl warboard_table::Linker for ServerLinker {
-    fn link(&mut self, record: &Record, power: PowerId, action: &Value) -> Result<(Link, Option<[u8; 32]>), ApplyError> {
-        let seat = record.game().ruleset.power(power).id.clone();
-        let entry = record.next_entry(&seat, action, None)?;
-        let game_id = record.proof_header().ok_or(ApplyError::NeedsLink)?.game_id;
-        self.last_ms = u64::try_from(self.clock.now_ms()).unwrap_or(0).max(self.last_ms);
-        let receipt = Receipt::for_entry(&game_id, &entry, self.last_ms).sign(&game_id, &self.key);
-        Ok((Link { entry: entry.unsigned(), receipt, beacon: None }, Some(self.seed)))
-    }
-}
-
-/// Links each new action of a beacon-mode game: an action that rolls names
-/// the beacon's next round, is receipted at once (before the round is
-/// out), and waits for the round, whose signature gives its dice. Blocking
-/// (up to a period and a fetch): the table calls it off the async threads.
-pub struct BeaconLinker {
-    key: SigningKey,
-    witness: Arc<crate::witness::Witness>,
-    clock: Arc<dyn Clock>,
-    last_ms: u64,
-}
-
-impl BeaconLinker {
-    pub fn new(key: SigningKey, witness: Arc<crate::witness::Witness>, clock: Arc<dyn Clock>, record: &Record) -> BeaconLinker {
-        let last_ms = record.log().iter().rev().find_map(|e| e.proof.as_ref()).map_or(0, |p| p.server_time_ms);
-        BeaconLinker { key, witness, clock, last_ms }
+    /// The round's signature once it is published, waiting for it.
+    fn await_round(&self, witness: &crate::witness::Witness, round: u64) -> Result<warboard_proof::BeaconProof, ApplyError> {
+        let give_up = self.last_ms + ROUND_PATIENCE_MS;
+        loop {
+            let now = u64::try_from(self.clock.now_ms()).unwrap_or(0);
+            match witness.published_round(round, now) {
+                Ok(signature) => return Ok(warboard_proof::BeaconProof { round, signature }),
+                Err(e) if e.code == "beacon/not-yet" && now < give_up => {
+                    let wait = e.args.as_ref().and_then(|a| a.get("retry_after_ms")).and_then(Value::as_u64).unwrap_or(100);
+                    std::thread::sleep(std::time::Duration::from_millis(wait.clamp(10, 1000)));
+                }
+                Err(e) => {
+                    return Err(ApplyError::Rejected(warboard_rules::RuleError::new(
+                        "beacon/unavailable",
+                        format!("the beacon's round {round} did not come: {}", e.message),
+                    )))
+                }
+            }
+        }
     }
 }
 
@@ -133,34 +137,22 @@ impl BeaconLinker {
 /// beacon's period and a slow relay.
 const ROUND_PATIENCE_MS: u64 = 60_000;
 
-impl warboard_table::Linker for BeaconLinker {
+impl warboard_table::Linker for HostLinker {
     fn link(&mut self, record: &Record, power: PowerId, action: &Value) -> Result<(Link, Option<[u8; 32]>), ApplyError> {
         let seat = record.game().ruleset.power(power).id.clone();
         let game_id = record.proof_header().ok_or(ApplyError::NeedsLink)?.game_id;
         self.last_ms = u64::try_from(self.clock.now_ms()).unwrap_or(0).max(self.last_ms);
-        let beacon = self.witness.beacon();
-        let round = record.would_roll(action)?.then(|| beacon.round_at(self.last_ms / 1000) + 1);
+        let round = match &self.source {
+            Source::Beacon(witness) => record.would_roll(action)?.then(|| witness.beacon().round_at(self.last_ms / 1000) + 1),
+            Source::Seed(_) => None,
+        };
         let entry = record.next_entry(&seat, action, round)?;
         let receipt = Receipt::for_entry(&game_id, &entry, self.last_ms).sign(&game_id, &self.key);
-        let beacon = match round {
-            None => None,
-            Some(round) => {
-                let give_up = self.last_ms + ROUND_PATIENCE_MS;
-                loop {
-                    let now = u64::try_from(self.clock.now_ms()).unwrap_or(0);
-                    match self.witness.published_round(round, now) {
-                        Ok(signature) => break Some(warboard_proof::BeaconProof { round, signature }),
-                        Err(e) if e.code == "beacon/not-yet" && now < give_up => {
-                            let wait = e.args.as_ref().and_then(|a| a.get("retry_after_ms")).and_then(Value::as_u64).unwrap_or(100);
-                            std::thread::sleep(std::time::Duration::from_millis(wait.clamp(10, 1000)));
-                        }
-                        Err(e) => {
-                            return Err(ApplyError::Rejected(warboard_rules::RuleError::new("beacon/unavailable", format!("the beacon's round {round} did not come: {}", e.message))))
-                        }
-                    }
-                }
-            }
+        let (beacon, seed) = match (&self.source, round) {
+            (Source::Seed(seed), _) => (None, Some(*seed)),
+            (Source::Beacon(witness), Some(round)) => (Some(self.await_round(witness, round)?), None),
+            (Source::Beacon(_), None) => (None, None),
         };
-        Ok((Link { entry: entry.unsigned(), receipt, beacon }, None))
+        Ok((Link { entry: entry.unsigned(), receipt, beacon }, seed))
     }
 }

@@ -21,11 +21,12 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use warboard_proof::bytes::{from_hex_n, to_hex};
-use warboard_proof::{check_round_ahead, check_seat, link_hash, seat_keys, Beacon, DiceMode, Drand, Header, ProofError, Receipt, SignedEntry, SignedReceipt, SigningKey, TestBeacon, Verifier, MAX_ROUNDS_AHEAD};
+use warboard_proof::{check_round_ahead, check_seat, link_hash, seat_keys, Beacon, DiceMode, Drand, Header, ProofError, Receipt, SignedEntry, SigningKey, TestBeacon, Verifier, MAX_ROUNDS_AHEAD};
 
 use crate::app::{AppState, StrictJson};
 use crate::error::ApiError;
-use crate::store::WitnessHead;
+use crate::clock::Clock;
+use crate::store::{Store, WitnessHead};
 
 /// Where drand's rounds are fetched from (its public API; any relay that
 /// answers `/{chain hash}/public/{round}` does: every round is checked
@@ -54,7 +55,7 @@ pub struct Witness {
 /// Where a published round's signature comes from.
 enum Rounds {
     /// The test beacon's signer, which publishes its rounds here.
-    Local(Box<TestBeacon>),
+    Local(Arc<TestBeacon>),
     /// drand, over HTTP(S) from this base address.
     Relay(String),
 }
@@ -65,15 +66,17 @@ impl Witness {
             BeaconConfig::Quicknet => (Arc::new(Drand::quicknet()), Rounds::Relay(DRAND_URL.to_string())),
             BeaconConfig::QuicknetFrom { url } => (Arc::new(Drand::quicknet()), Rounds::Relay(url.trim_end_matches('/').to_string())),
             BeaconConfig::Test { secret, genesis, period } => {
-                (Arc::new(TestBeacon::new(*secret, *genesis, *period)), Rounds::Local(Box::new(TestBeacon::new(*secret, *genesis, *period))))
+                let test = Arc::new(TestBeacon::new(*secret, *genesis, *period));
+                (test.clone(), Rounds::Local(test))
             }
         };
         Witness { beacon, rounds, key: tokio::sync::OnceCell::new() }
     }
 
-    /// The witness's signing key: the server's ([`crate::proven::server_key`]), read once.
-    async fn key(&self, state: &AppState) -> Result<&SigningKey, ApiError> {
-        self.key.get_or_try_init(|| crate::proven::server_key(&state.store, state.clock.as_ref())).await
+    /// The server's signing key ([`crate::proven::server_key`]): the
+    /// witness's receipts and the server's own games'; read once.
+    pub async fn key(&self, store: &Store, clock: &dyn Clock) -> Result<&SigningKey, ApiError> {
+        self.key.get_or_try_init(|| crate::proven::server_key(store, clock)).await
     }
 }
 
@@ -95,7 +98,7 @@ fn now_ms(state: &AppState) -> u64 {
 }
 
 async fn about(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
-    let key = state.witness.key(&state).await?;
+    let key = state.witness.key(&state.store, state.clock.as_ref()).await?;
     Ok(Json(json!({
         "server_key": to_hex(&key.verifying_key().to_bytes()),
         "beacon": state.witness.beacon.info(),
@@ -105,7 +108,7 @@ async fn about(State(state): State<AppState>) -> Result<Json<Value>, ApiError> {
 }
 
 async fn register(State(state): State<AppState>, StrictJson(header): StrictJson<Header>) -> Result<Json<Value>, ApiError> {
-    let key = state.witness.key(&state).await?;
+    let key = state.witness.key(&state.store, state.clock.as_ref()).await?;
     if header.server_key != key.verifying_key().to_bytes() {
         return Err(ApiError::bad_request("witness/not-our-key", "the header names another server key than this witness's (GET /api/witness)"));
     }
@@ -133,7 +136,7 @@ async fn game_header(state: &AppState, id: &str) -> Result<Header, ApiError> {
 
 async fn receipt(State(state): State<AppState>, Path(id): Path<String>, StrictJson(signed): StrictJson<SignedEntry>) -> Result<Json<Value>, ApiError> {
     let header = game_header(&state, &id).await?;
-    let key = state.witness.key(&state).await?;
+    let key = state.witness.key(&state.store, state.clock.as_ref()).await?;
     let entry = &signed.entry;
     let entry_hash = check_seat(&seat_keys(&header).map_err(|e| proof_error(StatusCode::BAD_REQUEST, e))?, &header.game_id, &signed)
         .map_err(|e| proof_error(StatusCode::BAD_REQUEST, e))?;
@@ -192,7 +195,7 @@ struct From {
 async fn receipts(State(state): State<AppState>, Path(id): Path<String>, Query(q): Query<From>) -> Result<Json<Value>, ApiError> {
     game_header(&state, &id).await?;
     let texts = state.store.witness_receipts(&id, q.from.max(0), 1000).await?;
-    let receipts: Vec<SignedReceipt> = texts.iter().map(|t| serde_json::from_str(t)).collect::<Result<_, _>>().map_err(|e| ApiError::internal(e.to_string()))?;
+    let receipts: Vec<Value> = texts.iter().map(|t| serde_json::from_str(t)).collect::<Result<_, _>>().map_err(|e| ApiError::internal(e.to_string()))?;
     Ok(Json(json!({"receipts": receipts})))
 }
 

@@ -39,7 +39,7 @@ pub async fn upgrade(
         let inner = game.inner.lock().await;
         let seat = account.as_deref().map(|a| inner.seat_of(a)).unwrap_or_default();
         if seat.is_empty() && !inner.public {
-            return Err(ApiError::not_found("game/unknown", format!("there is no game `{id}`")));
+            return Err(ApiError::unknown_game(&id));
         }
     }
     let Some(guard) = state.connections.enter(account.as_deref()) else {
