@@ -285,14 +285,6 @@ impl Table {
         self.take(power, action, origin)
     }
 
-    /// Applies an action that is already part of the game elsewhere (a
-    /// server reading what another server committed): no seat to check.
-    pub fn apply_committed(&mut self, action: &Value, origin: Origin) -> Result<Applied, Refusal> {
-        let named = warboard_conform::case::acting_power(self.game(), action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
-        let power = named.or(self.actor()).unwrap_or(self.game().state.turn);
-        self.take(power, action, origin)
-    }
-
     /// Applies an entry as another copy of the game recorded it (a server
     /// reading what another server committed): with its link in a proven
     /// game, and its dice as recorded; no seat to check.
