@@ -55,8 +55,8 @@ pub fn run(path: &Path) -> Result<Verdict, String> {
 
 /// Who acted for which power: in a game whose seats are named by their
 /// powers (docs/pbem.md), every entry's seat must hold the power that acted
-/// (`auth/not-your-power`). The game replays again with each entry's dice
-/// as recorded (the load checked them) to know the position before each.
+/// (`auth/not-your-power`), judged on the position before the entry (the
+/// record's one walk over its log, `narrate::walk`).
 fn check_seats(record: &Record) -> Result<String, String> {
     let header = record.proof_header().expect("a proven game");
     let mut powers = std::collections::BTreeMap::new();
@@ -66,15 +66,19 @@ fn check_seats(record: &Record) -> Result<String, String> {
             Err(_) => return Ok("seats named otherwise than by their powers: who acted for which power is not checked".into()),
         };
     }
-    let start = warboard_record::Start { dice: warboard_record::DiceMode::Client, ..record.start().clone() };
-    let mut replay = Record::new(start).map_err(|e| e.to_string())?;
-    for (i, (entry, link)) in record.log().iter().zip(record.links()).enumerate() {
-        let action = entry.action.value();
-        let seat = &link.entry.entry.seat;
-        warboard_table::authority(replay.game(), &powers[seat.as_str()], &action, |_| false)
-            .map_err(|r| format!("[{}] log[{i}]: seat {seat}: {r}", r.code()))?;
-        replay.supply_dice(&entry.dice).map_err(|e| format!("log[{i}]: {e}"))?;
-        replay.apply(&action, entry.by).map_err(|e| format!("[{}] log[{i}]: {e}", e.code()))?;
+    let links = record.links();
+    let ruleset = record.game().ruleset.clone();
+    let (mut i, mut refused) = (0, None);
+    warboard_record::narrate::walk(record, |before, _, entry| {
+        let seat = &links[i].entry.entry.seat;
+        let game = warboard_rules::Game { ruleset: ruleset.clone(), state: before.clone() };
+        if let Err(r) = warboard_table::authority(&game, &powers[seat.as_str()], &entry.action.value(), |_| false) {
+            refused.get_or_insert_with(|| format!("[{}] log[{i}]: seat {seat}: {r}", r.code()));
+        }
+        i += 1;
+    })?;
+    match refused {
+        Some(e) => Err(e),
+        None => Ok("every entry made by the seat holding the power that acted".into()),
     }
-    Ok("every entry made by the seat holding the power that acted".into())
 }

@@ -213,11 +213,15 @@ fn play(game: &Path, key_file: &Path, witness: &Witness, actions: Option<&Path>,
     }
     let made = record.log().len() as u64 - since;
     write_turn(&record, since, out)?;
-    let waits = match record.game().actor() {
+    Ok(format!("{made} entries made; {}; send {} to the others\n", waits(&record), out.display()))
+}
+
+/// Whom the game waits on, in words.
+fn waits(record: &Record) -> String {
+    match record.game().actor() {
         warboard_rules::game::Actor::Power(p) => format!("the game waits on {}", record.game().ruleset.power(p).id),
         warboard_rules::game::Actor::Terminal => "the game is over".to_string(),
-    };
-    Ok(format!("{made} entries made; {waits}; send {} to the others\n", out.display()))
+    }
 }
 
 struct Turn<'a> {
@@ -357,11 +361,7 @@ fn read(game: &Path, turns: &[PathBuf], witness: Option<&Witness>) -> Result<Str
     }
     let applied = next.log().len() as u64 - before;
     save(game, &next)?;
-    let waits = match next.game().actor() {
-        warboard_rules::game::Actor::Power(p) => format!("the game waits on {}", next.game().ruleset.power(p).id),
-        warboard_rules::game::Actor::Terminal => "the game is over".to_string(),
-    };
-    Ok(format!("{applied} entries applied; {waits}\n"))
+    Ok(format!("{applied} entries applied; {}\n", waits(&next)))
 }
 
 /// A turn file's links, checked and applied in order (on the caller's copy:
