@@ -474,12 +474,7 @@ async fn battle_expiry(db: Db) {
             break;
         }
         let action = match summary["decision"]["kind"].as_str() {
-            Some("casualties") => {
-                let legal = rus.request(json!({"cmd": "legal"})).await;
-                let item = legal["result"]["items"].as_array().and_then(|i| i.iter().find(|i| i["type"] == "casualties")).cloned().unwrap();
-                json!({"type": "casualties", "units": item["default"]})
-            }
-            Some("press_or_retreat") | Some("retreat") => json!({"type": "continue"}),
+            Some("casualties") | Some("press_or_retreat") | Some("retreat") => common::decide(&mut rus, &summary["decision"]).await,
             _ => json!({"type": "battle", "at": "UKR"}),
         };
         let reply = rus.apply(action.clone()).await;

@@ -58,14 +58,7 @@ async fn orders_game(db: Db) {
         }
         match summary["actor"].as_str() {
             Some("russia") => {
-                let action = match summary["decision"]["kind"].as_str() {
-                    Some("casualties") => {
-                        let legal = rus.request(json!({"cmd": "legal"})).await;
-                        let item = legal["result"]["items"].as_array().and_then(|i| i.iter().find(|i| i["type"] == "casualties")).cloned().unwrap();
-                        json!({"type": "casualties", "units": item["default"]})
-                    }
-                    _ => json!({"type": "continue"}),
-                };
+                let action = common::decide(&mut rus, &summary["decision"]).await;
                 let reply = rus.apply(action).await;
                 assert_eq!(reply["reply"], "ok", "{reply}");
             }

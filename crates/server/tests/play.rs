@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{databases, Db, TestServer, Ws};
+use common::{databases, decide, Db, TestServer, Ws};
 use serde_json::{json, Value};
 use warboard_record::Record;
 
@@ -23,19 +23,6 @@ impl Players {
     }
 }
 
-/// The action for a battle decision: the battle's default casualties (as
-/// the legal list gives them), or going on.
-async fn decide(ws: &mut Ws, decision: &Value) -> Value {
-    match decision["kind"].as_str() {
-        Some("casualties") => {
-            let legal = ws.request(json!({"cmd": "legal"})).await;
-            let item = legal["result"]["items"].as_array().and_then(|items| items.iter().find(|i| i["type"] == "casualties")).cloned();
-            let item = item.unwrap_or_else(|| panic!("a casualty choice is listed: {legal}"));
-            json!({"type": "casualties", "units": item["default"]})
-        }
-        _ => json!({"type": "continue"}),
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_scripted_classic_game_with_two_accounts() {

@@ -293,3 +293,17 @@ impl Ws {
         }
     }
 }
+
+/// The action for a battle decision: the battle's default casualties (as
+/// the legal list gives them), or going on.
+pub async fn decide(ws: &mut Ws, decision: &Value) -> Value {
+    match decision["kind"].as_str() {
+        Some("casualties") => {
+            let legal = ws.request(json!({"cmd": "legal"})).await;
+            let item = legal["result"]["items"].as_array().and_then(|items| items.iter().find(|i| i["type"] == "casualties")).cloned();
+            let item = item.unwrap_or_else(|| panic!("a casualty choice is listed: {legal}"));
+            json!({"type": "casualties", "units": item["default"]})
+        }
+        _ => json!({"type": "continue"}),
+    }
+}
