@@ -6,7 +6,7 @@
 //! proof replays as before and says so: "no dice proof".
 
 use std::path::Path;
-use warboard_record::Record;
+use warboard_record::{Record, TableEntry, TABLE_SEAT};
 
 /// What `verify` found: the report, and whether the game is proven (its
 /// dice checked, not only its replay).
@@ -29,6 +29,7 @@ pub fn run(path: &Path) -> Result<Verdict, String> {
     if let Some(note) = record.migration_note() {
         out.push_str(&format!("note: {note}\n"));
     }
+    out.push_str(&table_entries(&record));
     let Some(p) = record.proof_summary() else {
         let dice = match record.dice_mode() {
             warboard_record::DiceMode::Seeded { seed } => format!("its dice come from seed {seed}: reproducible, not provably fair"),
@@ -60,7 +61,8 @@ pub fn run(path: &Path) -> Result<Verdict, String> {
 fn check_seats(record: &Record) -> Result<String, String> {
     let header = record.proof_header().expect("a proven game");
     let mut powers = std::collections::BTreeMap::new();
-    for s in &header.seats {
+    // The host's seat makes the clock's notes and nothing else.
+    for s in header.seats.iter().filter(|s| s.seat != TABLE_SEAT) {
         match warboard_table::seat_powers(record.game(), &s.seat) {
             Ok(p) => powers.insert(s.seat.clone(), p),
             Err(_) => return Ok("seats named otherwise than by their powers: who acted for which power is not checked".into()),
@@ -72,8 +74,16 @@ fn check_seats(record: &Record) -> Result<String, String> {
     warboard_record::narrate::walk(record, |before, _, entry| {
         let seat = &links[i].entry.entry.seat;
         let game = warboard_rules::Game { ruleset: ruleset.clone(), state: before.clone() };
-        if let Err(r) = warboard_table::authority(&game, &powers[seat.as_str()], &entry.action.value(), |_| false) {
-            refused.get_or_insert_with(|| format!("[{}] log[{i}]: seat {seat}: {r}", r.code()));
+        let action = entry.action.value();
+        let clock_note = matches!(TableEntry::parse(&ruleset, &action), Ok(Some(TableEntry::Clock { .. })));
+        let judged = match (seat.as_str() == TABLE_SEAT, clock_note) {
+            (true, true) => Ok(()),
+            (true, false) => Err(("auth/not-your-power".to_string(), "the table's seat makes the clock's notes, no other entry".to_string())),
+            (false, true) => Err(("table/host-only".to_string(), "a clock note made by a player's seat, not the table's".to_string())),
+            (false, false) => warboard_table::authority(&game, &powers[seat.as_str()], &action, |_| false).map(|_| ()).map_err(|r| (r.code(), r.to_string())),
+        };
+        if let Err((code, why)) = judged {
+            refused.get_or_insert_with(|| format!("[{code}] log[{i}]: seat {seat}: {why}"));
         }
         i += 1;
     })?;
@@ -81,4 +91,52 @@ fn check_seats(record: &Record) -> Result<String, String> {
         Some(e) => Err(e),
         None => Ok("every entry made by the seat holding the power that acted".into()),
     }
+}
+
+/// Every correction and every roll it superseded, and the clock's notes
+/// (issue 31, points 1 and 7): the taken-back entries stay in the record,
+/// so anyone sees what was rolled before a correction.
+fn table_entries(record: &Record) -> String {
+    let rs = &record.game().ruleset;
+    let log = record.log();
+    let power_of = |n: usize| match TableEntry::parse(rs, &log[n].action.value()) {
+        Ok(Some(TableEntry::Correction { power, .. })) => rs.power(power).id.clone(),
+        _ => "?".into(),
+    };
+    let mut out = String::new();
+    let notes: Vec<String> = log
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match TableEntry::parse(rs, &e.action.value()) {
+            Ok(Some(TableEntry::Clock { event, powers, .. })) => {
+                let who: Vec<&str> = powers.iter().map(|p| rs.power(*p).id.as_str()).collect();
+                Some(format!("log[{i}] {} {}", event.as_str(), who.join(",")))
+            }
+            _ => None,
+        })
+        .collect();
+    if !notes.is_empty() {
+        out.push_str(&format!("clock notes: {}\n", notes.join("; ")));
+    }
+    let corrections = record.corrections();
+    for a in &corrections.approved {
+        let rolls: Vec<String> = (a.take_back_to..a.proposal)
+            .filter(|n| !log[*n].dice.is_empty())
+            .map(|n| format!("log[{n}] rolled {}", log[n].dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")))
+            .collect();
+        let rolls = if rolls.is_empty() { "no dice".to_string() } else { rolls.join(", ") };
+        out.push_str(&format!(
+            "correction: log[{}] {} proposed taking back log[{}..{}], approved in log[{}] by {}; superseded rolls: {rolls}\n",
+            a.proposal,
+            power_of(a.proposal),
+            a.take_back_to,
+            a.proposal,
+            a.approval,
+            power_of(a.approval),
+        ));
+    }
+    if let Some((proposal, to)) = corrections.pending {
+        out.push_str(&format!("correction open: log[{proposal}] {} proposes taking back log[{to}..{proposal}]\n", power_of(proposal)));
+    }
+    out
 }

@@ -109,3 +109,32 @@ fn an_old_save_verifies_as_no_dice_proof() {
     let (code, _, err) = verify(&path, &["--require-proof"]);
     assert_eq!(code, Some(2), "{err}");
 }
+
+/// Issue 31, points 1 and 7: the clock's notes and every correction, with
+/// the rolls it superseded, are listed; a clock note must be the table's.
+#[test]
+fn corrections_and_clock_notes_are_listed_and_the_tables_seat_checked() {
+    let seats = [("russia,uk,usa", true), ("germany,japan", false), (warboard_record::TABLE_SEAT, false)];
+    let mut club = LocalClub::default();
+    let mut record = Record::new(Start::standard("classic", DiceMode::Proof)).unwrap();
+    club.start_with_seats(&mut record, true, &seats).unwrap();
+    for a in &RUSSIAN_TURN[..7] {
+        club.act_as(&mut record, &serde_json::from_str(a).unwrap(), "russia,uk,usa", true).unwrap();
+    }
+    let note = serde_json::json!({"type": "table", "event": "reminder", "powers": ["russia"]});
+    let err = club.act_as(&mut record, &note, "germany,japan", false).unwrap_err();
+    assert_eq!(err.code(), "table/host-only", "a player's seat makes no clock note");
+    club.note(&mut record, &note).unwrap();
+    let correction = serde_json::json!({"type": "correction", "power": "russia", "take_back_to": 6});
+    club.act_as(&mut record, &correction, "russia,uk,usa", true).unwrap();
+    club.act_as(&mut record, &serde_json::json!({"type": "correction", "power": "japan", "approve": 8}), "germany,japan", false).unwrap();
+    let rolled: Vec<String> = record.log()[6].dice.iter().map(u8::to_string).collect();
+    let path = temp_path("corrected.json");
+    std::fs::write(&path, record.to_save_string()).unwrap();
+    let (code, out, err) = verify(&path, &["--require-proof"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("clock notes: log[7] reminder russia"), "{out}");
+    let listed = format!("correction: log[8] russia proposed taking back log[6..8], approved in log[9] by japan; superseded rolls: log[6] rolled {}", rolled.join(" "));
+    assert!(out.contains(&listed), "{out}");
+    assert!(out.contains("who acted: every entry made by the seat holding the power that acted"), "{out}");
+}

@@ -13,7 +13,7 @@ pub const FORMAT_MARKER: &str = "warboard-save";
 /// The save format this warboard writes. It also reads every earlier one
 /// (`load.rs`, "Older versions"): a player's save is never refused because
 /// the engine moved on.
-pub const FORMAT_VERSION: u64 = 3;
+pub const FORMAT_VERSION: u64 = 4;
 
 /// Who made an action: the client, or the engine deciding for a power the
 /// client does not control.
@@ -95,8 +95,11 @@ pub struct Entry {
     pub action: ActionText,
     #[serde(default, skip_serializing_if = "Origin::is_client")]
     pub by: Origin,
-    /// The rules-core action it was resolved to (selectors turned into units).
-    pub resolved: Action,
+    /// The rules-core action it was resolved to (selectors turned into
+    /// units); `None` for a table entry, which the rules core never sees
+    /// (`table_entry.rs`: the host's clock notes, corrections).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<Action>,
     /// The dice it consumed, in order.
     pub dice: Vec<u8>,
     /// What happened.

@@ -23,6 +23,7 @@ mod proven;
 pub mod narrate;
 mod record;
 mod start;
+mod table_entry;
 pub mod testing;
 pub mod write;
 
@@ -36,4 +37,5 @@ pub use names::{parse_unit_name, unit_name};
 pub use proven::ProofSummary;
 pub use record::{Record, UNDO_POLICY};
 pub use start::{Position, Start};
+pub use table_entry::{Approved, ClockEvent, CorrectionStep, Corrections, TableEntry, TABLE_SEAT};
 pub use write::action_to_format;

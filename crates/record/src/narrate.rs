@@ -26,7 +26,11 @@ pub fn walk(record: &Record, mut f: impl FnMut(&GameState, &GameState, &Entry)) 
     let mut replay = Record::for_replay(start, all_dice).map_err(|e| format!("the game cannot be started again: {e}"))?;
     for (i, entry) in record.log().iter().enumerate() {
         let before = replay.state().clone();
-        replay.apply_resolved(&entry.action.value(), entry.resolved.clone(), entry.by).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?;
+        let parsed = match &entry.resolved {
+            Some(resolved) => crate::record::Parsed::Rules(resolved.clone()),
+            None => replay.parse(&entry.action.value()).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?,
+        };
+        replay.apply_parsed(&entry.action.value(), parsed, entry.by).map_err(|e| format!("(the replay stops at log[{i}]: {e})"))?;
         f(&before, replay.state(), entry);
     }
     Ok(())

@@ -8,6 +8,7 @@ use crate::hash::state_hash;
 use crate::limits;
 use crate::names::names_now;
 use crate::start::Start;
+use crate::table_entry::{Approved, CorrectionStep, Corrections, TableEntry};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -41,6 +42,26 @@ pub struct Record {
     /// A proven game's chain (dice source `proof`, docs/pbem.md); `None`
     /// until a header is attached, and in every other game.
     chain: Option<Box<Chain>>,
+    /// Where the game's corrections by consent stand (`table_entry.rs`).
+    corrections: Corrections,
+}
+
+/// An action read for the record: a rules action resolved on the current
+/// state, or a table entry the rules core never sees.
+#[derive(Clone, Debug)]
+pub(crate) enum Parsed {
+    Rules(Action),
+    Table(TableEntry),
+}
+
+impl Parsed {
+    /// What a log entry keeps as `resolved`.
+    pub(crate) fn resolved(&self) -> Option<&Action> {
+        match self {
+            Parsed::Rules(action) => Some(action),
+            Parsed::Table(_) => None,
+        }
+    }
 }
 
 impl Record {
@@ -57,6 +78,7 @@ impl Record {
             undo: Vec::new(),
             migrated_from: None,
             chain: None,
+            corrections: Corrections::default(),
         })
     }
 
@@ -124,6 +146,22 @@ impl Record {
         self.dice.supply(values)
     }
 
+    /// Reads an action: a table entry (`table_entry.rs`), or a FORMAT.md
+    /// action resolved on the current state.
+    pub(crate) fn parse(&self, action: &Value) -> Result<Parsed, ApplyError> {
+        limits::check_action(action).map_err(ApplyError::Malformed)?;
+        match TableEntry::parse(&self.game.ruleset, action).map_err(ApplyError::Malformed)? {
+            Some(table) => Ok(Parsed::Table(table)),
+            None => self.resolve(action).map(Parsed::Rules),
+        }
+    }
+
+    /// The table entry `action` is (`table_entry.rs`), or `None` for a
+    /// rules action.
+    pub fn table_entry(&self, action: &Value) -> Result<Option<TableEntry>, ApplyError> {
+        TableEntry::parse(&self.game.ruleset, action).map_err(ApplyError::Malformed)
+    }
+
     /// Turns a FORMAT.md action into a rules-core action on the current state.
     pub fn resolve(&self, action: &Value) -> Result<Action, ApplyError> {
         limits::check_action(action).map_err(ApplyError::Malformed)?;
@@ -156,7 +194,12 @@ impl Record {
     /// on dice, so stand-in dice tell it: what a proven game asks before it
     /// names a beacon round for the action.
     pub fn would_roll(&self, action: &Value) -> Result<bool, ApplyError> {
-        let resolved = self.resolve(action)?;
+        let resolved = match self.parse(action)? {
+            Parsed::Rules(resolved) => resolved,
+            // A table entry never rolls; whether it may be made is checked
+            // as it is applied.
+            Parsed::Table(_) => return Ok(false),
+        };
         let power = case::acting_power(&self.game, action).map_err(ApplyError::Malformed)?;
         let mut copy = self.game.clone();
         let mut dice = Counting { inner: SeededDice::new(self.game.state.seq), drawn: 0 };
@@ -173,8 +216,16 @@ impl Record {
         if self.start.dice == DiceMode::Proof {
             return Err(ApplyError::NeedsLink);
         }
-        let resolved = self.resolve(action)?;
-        self.apply_resolved(action, resolved, by)
+        let parsed = self.parse(action)?;
+        self.apply_parsed(action, parsed, by)
+    }
+
+    /// Applies an action read by [`Record::parse`] on this state.
+    pub(crate) fn apply_parsed(&mut self, action: &Value, parsed: Parsed, by: Origin) -> Result<&Entry, ApplyError> {
+        match parsed {
+            Parsed::Rules(resolved) => self.apply_resolved(action, resolved, by),
+            Parsed::Table(table) => self.apply_table(action, table, by),
+        }
     }
 
     /// Applies an action already resolved from `action` on this state.
@@ -204,13 +255,16 @@ impl Record {
         let (mut dice, mut events) = (tally.drawn, events);
         dice.shrink_to_fit();
         events.shrink_to_fit();
-        let entry = Entry { action: ActionText::new(action), by, resolved, dice, events, proof: None };
+        let entry = Entry { action: ActionText::new(action), by, resolved: Some(resolved), dice, events, proof: None };
         // A proven game's chain only grows: its corrections are entries of their own.
         if undoable(&entry, &before, &self.game.state) && self.game.state.winner.is_none() && self.chain.is_none() {
             self.undo.push(before);
         } else {
             self.undo.clear();
         }
+        // A rules action after a proposal lets it lapse: the position it
+        // would correct has moved on.
+        self.corrections.pending = None;
         self.log.push(entry);
         Ok(self.log.last().expect("an entry was just pushed"))
     }
@@ -347,8 +401,8 @@ impl Record {
     /// server mode's secret seed, for the host that holds it. A refusal
     /// changes nothing.
     pub fn apply_link(&mut self, action: &Value, by: Origin, link: &Link, host_seed: Option<&[u8; 32]>) -> Result<&Entry, ApplyError> {
-        let resolved = self.resolve(action)?;
-        self.apply_link_resolved(action, resolved, by, link, host_seed, None)
+        let parsed = self.parse(action)?;
+        self.apply_link_resolved(action, parsed, by, link, host_seed, None)
     }
 
     /// As [`Record::apply_link`], for an action resolved already; a loader
@@ -356,7 +410,7 @@ impl Record {
     pub(crate) fn apply_link_resolved(
         &mut self,
         action: &Value,
-        resolved: Action,
+        parsed: Parsed,
         by: Origin,
         link: &Link,
         host_seed: Option<&[u8; 32]>,
@@ -378,8 +432,8 @@ impl Record {
             _ => EntryDice::None,
         };
         self.dice = DiceStream::Proof(dice);
-        let state_before = self.game.state.clone();
-        let outcome = self.apply_resolved(action, resolved, by);
+        let before = Before { dice: DiceStream::Proof(EntryDice::None), ..self.before() };
+        let outcome = self.apply_parsed(action, parsed, by);
         let outcome = match outcome {
             Err(ApplyError::Rejected(e)) if e.code == "dice/exhausted" => Err(ApplyError::Proof(ProofError::NoDice { n })),
             other => other.map(|_| ()),
@@ -388,7 +442,7 @@ impl Record {
         outcome?;
         if let EntryDice::Recorded(left) = left {
             if !left.is_empty() {
-                self.retract_last(state_before, DiceStream::Proof(EntryDice::None));
+                self.retract_last(before);
                 return Err(ApplyError::Proof(ProofError::Malformed(format!("entry {n} records {} dice more than its action rolls", left.len()))));
             }
         }
@@ -432,12 +486,12 @@ impl Record {
     /// recorded; as a plain action otherwise.
     pub fn apply_recorded(&mut self, entry: &Entry, host_seed: Option<&[u8; 32]>) -> Result<&Entry, ApplyError> {
         let action = entry.action.value();
-        let (state_before, dice_before) = (self.game.state.clone(), self.dice.clone());
+        let before = self.before();
         let applied = match (&self.chain, &entry.proof) {
             (Some(_), Some(proof)) => {
                 let link = self.link_for(self.log.len(), proof, entry.action.as_str());
-                let resolved = self.resolve(&action)?;
-                self.apply_link_resolved(&action, resolved, entry.by, &link, host_seed, Some(&entry.dice))?
+                let parsed = self.parse(&action)?;
+                self.apply_link_resolved(&action, parsed, entry.by, &link, host_seed, Some(&entry.dice))?
             }
             (Some(_), None) => return Err(ApplyError::NeedsLink),
             (None, Some(_)) => return Err(ApplyError::Malformed("a proof on an entry of a game whose dice are not proven".into())),
@@ -445,7 +499,7 @@ impl Record {
         };
         if applied.dice != entry.dice {
             let n = self.log.len() as u64 - 1;
-            self.retract_last(state_before, dice_before);
+            self.retract_last(before);
             return Err(ApplyError::Proof(ProofError::Malformed(format!("entry {n} rolls other dice than the ones it recorded"))));
         }
         Ok(self.log.last().expect("just applied"))
@@ -453,11 +507,17 @@ impl Record {
 
     /// Takes back the entry just applied when a check after it fails: the
     /// state and dice as they were, no undo across it.
-    fn retract_last(&mut self, state: GameState, dice: DiceStream) {
+    fn retract_last(&mut self, before: Before) {
         self.log.pop();
-        self.game.state = state;
-        self.dice = dice;
+        self.game.state = before.state;
+        self.dice = before.dice;
+        self.corrections = before.corrections;
         self.undo.clear();
+    }
+
+    /// What [`Record::retract_last`] restores.
+    fn before(&self) -> Before {
+        Before { state: self.game.state.clone(), dice: self.dice.clone(), corrections: self.corrections.clone() }
     }
 
     /// Every link of the chain, rebuilt from the log (for turn files).
@@ -502,6 +562,118 @@ impl Record {
     }
 }
 
+/// The record as it was before an entry, to restore when a check after
+/// applying it fails.
+struct Before {
+    state: GameState,
+    dice: DiceStream,
+    corrections: Corrections,
+}
+
+/// Table entries (`table_entry.rs`): the host's clock notes and
+/// corrections by consent.
+impl Record {
+    /// Where the game's corrections stand: the open proposal, and every
+    /// correction approved (the entries each took back stay in the log).
+    pub fn corrections(&self) -> &Corrections {
+        &self.corrections
+    }
+
+    fn apply_table(&mut self, action: &Value, table: TableEntry, by: Origin) -> Result<&Entry, ApplyError> {
+        let refuse = |code: &'static str, message: String| Err(ApplyError::Rejected(RuleError::new(code, message)));
+        if let Some(w) = &self.game.state.winner {
+            let rs = &self.game.ruleset;
+            return refuse("game/over", format!("the game is over: {} won", w.describe(|p| rs.power(p).id.clone())));
+        }
+        let n = self.log.len();
+        let mut corrections = self.corrections.clone();
+        let mut state = None;
+        match table {
+            TableEntry::Clock { .. } if by != Origin::Engine => {
+                return refuse("table/host-only", "only the host's clock notes reminders, expiries and changes of seat".into())
+            }
+            TableEntry::Clock { .. } => {}
+            TableEntry::Correction { step: CorrectionStep::Propose { take_back_to }, .. } => {
+                if let Some((proposal, _)) = corrections.pending {
+                    return refuse(
+                        "correction/pending",
+                        format!("entry {proposal} proposes a correction already: it is approved or declined before another is proposed"),
+                    );
+                }
+                let floor = corrections.approved.last().map_or(0, |a| a.approval + 1);
+                if take_back_to < floor || take_back_to >= n {
+                    let reach = if floor > 0 { format!("back to entry {floor}, the first after the last correction,") } else { "back to the first entry".into() };
+                    return refuse("correction/out-of-reach", format!("a correction takes back entries of the log {reach} at most; there are {n}"));
+                }
+                if self.log[take_back_to].resolved.is_none() {
+                    return refuse("correction/not-an-action", format!("entry {take_back_to} is a note of the table, no action to take back"));
+                }
+                corrections.pending = Some((n, take_back_to));
+            }
+            TableEntry::Correction { power, step: CorrectionStep::Approve { proposal } | CorrectionStep::Decline { proposal } } => {
+                let Some((pending, take_back_to)) = corrections.pending.filter(|(p, _)| *p == proposal) else {
+                    return refuse("correction/not-open", self.not_open(proposal));
+                };
+                if matches!(table, TableEntry::Correction { step: CorrectionStep::Approve { .. }, .. }) {
+                    let proposer = self.proposer(pending);
+                    let teams = &self.game.state.teams;
+                    if proposer.is_some_and(|p| p == power || teams.team_of(p).is_some_and(|t| teams.team_of(power) == Some(t))) {
+                        return refuse("correction/own-side", "a correction is approved by the other side, not by the side that proposed it".into());
+                    }
+                    state = Some(self.state_before(take_back_to)?);
+                    corrections.approved.push(Approved { approval: n, proposal: pending, take_back_to });
+                }
+                corrections.pending = None;
+            }
+        }
+        if let Some(state) = state {
+            self.game.state = state;
+        }
+        self.corrections = corrections;
+        self.undo.clear();
+        self.log.push(Entry { action: ActionText::new(action), by, resolved: None, dice: Vec::new(), events: Vec::new(), proof: None });
+        Ok(self.log.last().expect("an entry was just pushed"))
+    }
+
+    /// Why entry `proposal` is not an open proposal.
+    fn not_open(&self, proposal: usize) -> String {
+        let proposes = self.log.get(proposal).is_some_and(|e| e.action.value().get("take_back_to").is_some() && e.resolved.is_none());
+        if proposes {
+            format!("the correction entry {proposal} proposed is no longer open: it was answered, or the game went on after it")
+        } else {
+            format!("entry {proposal} proposes no correction")
+        }
+    }
+
+    /// The power that proposed the correction at entry `n`.
+    fn proposer(&self, n: usize) -> Option<warboard_rules::PowerId> {
+        match TableEntry::parse(&self.game.ruleset, &self.log.get(n)?.action.value()) {
+            Ok(Some(TableEntry::Correction { power, .. })) => Some(power),
+            _ => None,
+        }
+    }
+
+    /// The state the game stood in before entry `n` of the log: from the
+    /// last correction approved before it (itself the state before the
+    /// entry it took back to), or from the start, the entries in between
+    /// applied again with the dice they rolled.
+    fn state_before(&self, n: usize) -> Result<GameState, ApplyError> {
+        let (state, from) = match self.corrections.last_before(n) {
+            Some(a) => (self.state_before(a.take_back_to)?, a.approval + 1),
+            None => (self.start.build().map_err(|e| ApplyError::Internal(format!("the start cannot be built again: {e}")))?.game.state, 0),
+        };
+        let mut game = Game { ruleset: self.game.ruleset.clone(), state };
+        for (i, entry) in self.log.iter().enumerate().take(n).skip(from) {
+            let Some(resolved) = &entry.resolved else { continue };
+            let power = case::acting_power(&game, &entry.action.value()).map_err(ApplyError::Malformed)?;
+            let mut dice = warboard_rules::ScriptedDice::new(entry.dice.clone());
+            game.apply_as(power, resolved, &mut dice)
+                .map_err(|e| ApplyError::Internal(format!("entry {i} does not apply again on the way back: {}", e.message)))?;
+        }
+        Ok(game.state)
+    }
+}
+
 /// Stand-in dice that count what is drawn.
 #[derive(Clone)]
 struct Counting {
@@ -529,9 +701,9 @@ fn undoable(entry: &Entry, before: &GameState, after: &GameState) -> bool {
     entry.by == Origin::Client
         && entry.dice.is_empty()
         && match entry.resolved {
-            Action::Surrender { .. } => false,
-            Action::EndPhase => same_turn,
-            _ => true,
+            Some(Action::Surrender { .. }) | None => false,
+            Some(Action::EndPhase) => same_turn,
+            Some(_) => true,
         }
 }
 

@@ -99,6 +99,15 @@ impl LocalClub {
 
     /// One action by the seat named `seat` (signed where `signs`).
     pub fn act_as(&mut self, record: &mut Record, action: &Value, seat: &str, signs: bool) -> Result<(), ApplyError> {
+        self.link(record, action, seat, signs, Origin::Client)
+    }
+
+    /// A clock note (a table entry), made by the host as the table's seat.
+    pub fn note(&mut self, record: &mut Record, action: &Value) -> Result<(), ApplyError> {
+        self.link(record, action, crate::TABLE_SEAT, false, Origin::Engine)
+    }
+
+    fn link(&mut self, record: &mut Record, action: &Value, seat: &str, signs: bool, by: Origin) -> Result<(), ApplyError> {
         let header = record.proof_header().ok_or(ApplyError::NeedsLink)?.clone();
         let beacon_mode = matches!(header.dice, DiceMode::Beacon { .. });
         let rolls = record.would_roll(action)?;
@@ -111,6 +120,6 @@ impl LocalClub {
         let beacon = round.and_then(|r| Some(BeaconProof { round: r, signature: self.beacon.sign(r)? }));
         let link = Link { entry: signed, receipt, beacon };
         let seed = self.seed.reveal();
-        record.apply_link(action, Origin::Client, &link, (!beacon_mode).then_some(&seed)).map(|_| ())
+        record.apply_link(action, by, &link, (!beacon_mode).then_some(&seed)).map(|_| ())
     }
 }

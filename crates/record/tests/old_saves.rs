@@ -30,7 +30,7 @@ fn check(file: &str, text: &str) {
     // Saving it again writes the current format, which loads too, and
     // keeps saying where the game came from.
     let resaved = record.to_save_string();
-    assert!(resaved.contains("\"version\": 3,") && resaved.contains("\"migrated_from\": 1,"), "{file}");
+    assert!(resaved.contains("\"version\": 4,") && resaved.contains("\"migrated_from\": 1,"), "{file}");
     let again = Record::load(&resaved).unwrap_or_else(|e| panic!("{file}, saved again: {e}"));
     assert_eq!(again.state(), record.state(), "{file}: saved again");
     assert_eq!(again.migrated_from(), Some(1), "{file}: saved again");

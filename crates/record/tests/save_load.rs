@@ -117,7 +117,7 @@ fn truncated_and_empty_files() {
 fn not_json() {
     expect(Record::load("this is not a save").unwrap_err(), "save/not-json", "not JSON");
     let (record, _) = played();
-    let text = record.to_save_string().replacen("\"version\": 3", "\"version\"; 3", 1);
+    let text = record.to_save_string().replacen("\"version\": 4", "\"version\"; 3", 1);
     expect(Record::load(&text).unwrap_err(), "save/not-json", "line 3");
 }
 
@@ -130,8 +130,8 @@ fn not_a_save() {
 #[test]
 fn unknown_version() {
     let (_, mut v) = played();
-    v["version"] = json!(4);
-    expect(load_value(&v), "save/unknown-version", "version 4");
+    v["version"] = json!(5);
+    expect(load_value(&v), "save/unknown-version", "version 5");
 }
 
 #[test]
@@ -436,7 +436,7 @@ fn a_version_downgrade_is_checked_as_version_3() {
     }
     // What gave the later file away is named: a field of today's state.
     let err = load_edited(&downgraded(&queued_edited, 2, false)).to_string();
-    assert!(err.contains("its snapshot has `") && err.contains("only version 3 writes"), "{err}");
+    assert!(err.contains("its snapshot has `") && err.contains("only version 3 and later write"), "{err}");
     // Shaped as version 1 could have been (its snapshot's fields only), the
     // dice named by who threw them still tell a later file.
     let mut stripped = downgraded(&seeded, 1, false);
@@ -476,7 +476,7 @@ fn a_game_from_a_file_without_a_record_hash_stays_marked() {
     assert_eq!(loaded.migrated_from(), Some(1));
     assert!(loaded.migration_note().is_some_and(|n| n.contains("version 1") && n.contains("unverified")));
     let resaved = loaded.to_save_string();
-    assert!(resaved.contains("\"version\": 3,\n  \"migrated_from\": 1,\n"), "{}", &resaved[..200]);
+    assert!(resaved.contains("\"version\": 4,\n  \"migrated_from\": 1,\n"), "{}", &resaved[..200]);
     // Loaded and saved again, it keeps the mark, byte for byte.
     let again = Record::load(&resaved).expect("the re-saved game loads");
     assert_eq!(again.migrated_from(), Some(1));

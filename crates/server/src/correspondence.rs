@@ -13,6 +13,12 @@
 //! expiries, each exactly once: the database serialises changes to a game's
 //! clock, and only the server that finds a stage still to reach reaches it
 //! and acts on it. Every time is the injected [`crate::clock::Clock`]'s.
+//!
+//! In a game with proven dice whose chain has the table's seat, each
+//! reminder, expiry, takeover and reclaim is also a note of the record
+//! (docs/pbem.md, "Table entries"): a link of the chain, receipted like
+//! every entry, so the game's clock verifies with its record. The server
+//! that makes the event writes the note.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -21,7 +27,7 @@ use axum::extract::{Path, State};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use warboard_record::Origin;
+use warboard_record::{ClockEvent, Origin, TABLE_SEAT};
 use warboard_rules::PowerId;
 
 use crate::app::{AppState, StrictJson};
@@ -308,6 +314,8 @@ impl Hub {
     async fn remind(&self, clock: &ClockRow, to: WaitStage, now: i64) -> Result<usize, ApiError> {
         let events = self.store().advance_wait(&clock.game_id, clock.wait_n, to, now, false).await?;
         let Some(event) = events.first() else { return Ok(0) };
+        let game = self.game(&clock.game_id).await?;
+        self.note_events(&game, &mut *game.inner.lock().await, &events).await;
         self.publish_clock(&clock.game_id, &events);
         if let (Some(mailer), Some(account_id)) = (self.mailer(), &event.account_id) {
             let detail: Value = serde_json::from_str(&event.detail_json).unwrap_or(Value::Null);
@@ -345,6 +353,7 @@ impl Hub {
         if events.is_empty() {
             return Ok(0);
         }
+        self.note_events(&game, &mut inner, &events).await;
         if in_battle {
             if let Some(p) = inner.table.actor() {
                 // Made by the server for the late player: the record says so
@@ -370,6 +379,27 @@ impl Hub {
             self.kick(game);
         }
         Ok(events.len())
+    }
+
+    /// Writes clock events as notes of a proven game's record whose chain
+    /// has the table's seat (games with other dice, or proven before the
+    /// seat existed, keep them as events only). A note that cannot be
+    /// committed is logged: the event stands, made and sent.
+    async fn note_events(&self, game: &LiveGame, inner: &mut Inner, events: &[EventRow]) {
+        let notes_clock = inner.table.record().proof_header().is_some_and(|h| h.seats.iter().any(|s| s.seat == TABLE_SEAT));
+        if !notes_clock || inner.status != GameStatus::Playing {
+            return;
+        }
+        for event in events {
+            let Some((kind, powers, deadline)) = clock_note(inner, event) else { continue };
+            let noted = match inner.table.note_clock(kind, &powers, deadline.as_deref()) {
+                Ok(applied) => self.commit(game, inner, applied, None, None).await,
+                Err(refusal) => Err(crate::live::refusal(refusal)),
+            };
+            if let Err(e) = noted {
+                tracing::warn!(game = %game.id, event = %event.kind, code = %e.code, message = %e.message, "a clock event was not noted in the record");
+            }
+        }
     }
 
     /// `account` claims the win in a game of one account against another
@@ -435,6 +465,7 @@ impl Hub {
             ReclaimOutcome::Reclaimed { event, .. } => event,
         };
         self.reload(game, &mut inner).await?;
+        self.note_events(game, &mut inner, std::slice::from_ref(&event)).await;
         // The wait starts on the account at once where the game waits for
         // one of its powers.
         self.follow_wait(&game.id, &inner).await;
@@ -525,4 +556,28 @@ pub async fn events(State(state): State<AppState>, who: MaybeAuthed, Path(id): P
     crate::lobby::visible(&state, &who, &id).await?;
     let rows = state.store.events(&id).await?;
     Ok(Json(json!({"events": rows.iter().map(event_json).collect::<Vec<_>>()})))
+}
+
+/// The note a clock event makes in the record: its kind, the powers it
+/// concerns and the deadline as text; `None` for events that are no note
+/// (a claim is the surrender entry itself; vacations change no wait's
+/// outcome).
+fn clock_note(inner: &Inner, event: &EventRow) -> Option<(ClockEvent, Vec<PowerId>, Option<String>)> {
+    let kind = match event.kind.as_str() {
+        k if k == EventKind::ReminderHalf.as_str() => ClockEvent::Reminder,
+        k if k == EventKind::ReminderLate.as_str() => ClockEvent::LateReminder,
+        k if k == EventKind::Expired.as_str() => ClockEvent::Expired,
+        k if k == EventKind::TakenOver.as_str() => ClockEvent::TakenOver,
+        k if k == EventKind::Reclaimed.as_str() => ClockEvent::Reclaimed,
+        _ => return None,
+    };
+    let detail: Value = serde_json::from_str(&event.detail_json).unwrap_or(Value::Null);
+    let rs = &inner.table.game().ruleset;
+    let listed: Vec<String> = match detail["powers"].as_array() {
+        Some(list) => list.iter().filter_map(|p| p.as_str().map(str::to_string)).collect(),
+        None => event.power.iter().cloned().collect(),
+    };
+    let powers: Vec<PowerId> = listed.iter().filter_map(|p| rs.power_by_name(p)).collect();
+    let deadline = detail["deadline_ms"].as_i64().map(crate::mail::utc_minute);
+    (!powers.is_empty()).then_some((kind, powers, deadline))
 }

@@ -702,7 +702,7 @@ fn pushed(
 ) -> Arc<Pushed> {
     let was_secret = before.phase == Phase::Shopping && before.next_placer.is_none();
     let sealed_for = was_secret.then_some(power);
-    let described = warboard_table::narrate::describe(&game.ruleset, before, &game.state, &entry.resolved, &entry.events);
+    let described = warboard_table::narrate::describe(&game.ruleset, before, &game.state, entry);
     // Sealed lines never join others: they are shown to one nation only.
     let carried = previous.filter(|_| sealed_for.is_none());
     // Joined as `narrate::story` joins them, from the last line sent on.

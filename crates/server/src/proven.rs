@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use warboard_proof::bytes::{from_hex_n, to_hex};
 use warboard_proof::{DiceMode as ProofDice, Header, Link, Receipt, SeatKey, ServerSeed, SigningKey};
-use warboard_record::{ApplyError, Record};
+use warboard_record::{ApplyError, Record, TableEntry, TABLE_SEAT};
 use warboard_rules::PowerId;
 
 use crate::clock::Clock;
@@ -52,7 +52,10 @@ impl StoredProof {
     pub fn new(record: &Record, game_id: &str, server_key: &SigningKey, dice: Dice) -> Result<StoredProof, ApiError> {
         let game_id: [u8; 16] = from_hex_n(game_id).map_err(|e| ApiError::internal(format!("a game id that is not 16 bytes of hex: {e}")))?;
         let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
-        let seats = record.game().ruleset.powers.iter().map(|p| SeatKey { seat: p.id.clone(), key: None }).collect();
+        // One seat a power, and the table's, which makes the clock's notes
+        // (src/correspondence.rs).
+        let powers = record.game().ruleset.powers.iter().map(|p| p.id.clone());
+        let seats = powers.chain([TABLE_SEAT.to_string()]).map(|seat| SeatKey { seat, key: None }).collect();
         let (dice, seed) = match dice {
             Dice::Seed(seed) => (ProofDice::Server { commitment: seed.commitment() }, Some(to_hex(&seed.reveal()))),
             Dice::Beacon(chain) => (ProofDice::Beacon { chain }, None),
@@ -139,7 +142,10 @@ const ROUND_PATIENCE_MS: u64 = 60_000;
 
 impl warboard_table::Linker for HostLinker {
     fn link(&mut self, record: &Record, power: PowerId, action: &Value) -> Result<(Link, Option<[u8; 32]>), ApplyError> {
-        let seat = record.game().ruleset.power(power).id.clone();
+        let seat = match record.table_entry(action)? {
+            Some(TableEntry::Clock { .. }) => TABLE_SEAT.to_string(),
+            _ => record.game().ruleset.power(power).id.clone(),
+        };
         let game_id = record.proof_header().ok_or(ApplyError::NeedsLink)?.game_id;
         self.last_ms = u64::try_from(self.clock.now_ms()).unwrap_or(0).max(self.last_ms);
         let round = match &self.source {

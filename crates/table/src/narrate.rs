@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 pub use warboard_record::narrate::Said;
 use warboard_record::narrate::{self, Topic, Wording};
 use warboard_rules::battle::{BattleKind, BattleResult, Decision};
+use warboard_record::{ClockEvent, CorrectionStep, Entry, TableEntry};
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
 
 /// "3 inf 1 arm" for a list of counts, in unit-table order, merging repeats.
@@ -169,7 +170,7 @@ pub fn story(record: &warboard_record::Record) -> Story {
             .then(|| entry.action.value().get("power").and_then(|v| v.as_str()).and_then(|name| rs.power_by_name(name)))
             .flatten()
             .map(|power| Seal { round: before.round, power });
-        for mut line in describe(&rs, before, after, &entry.resolved, &entry.events) {
+        for mut line in describe(&rs, before, after, entry) {
             line.sealed = seal;
             if !lines.last_mut().is_some_and(|last| last.absorb(&line)) {
                 lines.push(line);
@@ -181,8 +182,16 @@ pub fn story(record: &warboard_record::Record) -> Story {
     Story { lines, stopped: stopped.err(), shopping_start }
 }
 
-/// Tells one accepted action: `before` and `after` are the states around it.
-pub fn describe(rs: &Ruleset, before: &GameState, after: &GameState, action: &Action, events: &[Event]) -> Vec<LogLine> {
+/// Tells one entry of the log: `before` and `after` are the states around it.
+pub fn describe(rs: &Ruleset, before: &GameState, after: &GameState, entry: &Entry) -> Vec<LogLine> {
+    match &entry.resolved {
+        Some(action) => describe_action(rs, before, after, action, &entry.events),
+        None => Teller { rs }.table_entry(&entry.action.value()).into_iter().collect(),
+    }
+}
+
+/// Tells one rules action and what it did.
+pub fn describe_action(rs: &Ruleset, before: &GameState, after: &GameState, action: &Action, events: &[Event]) -> Vec<LogLine> {
     let t = Teller { rs };
     let mut lines = Vec::new();
     if let Some(line) = t.action(before, action) {
@@ -217,6 +226,43 @@ impl Teller<'_> {
     fn units(&self, s: &GameState, ids: &[UnitId]) -> String {
         let kinds: Vec<(UnitType, u32)> = ids.iter().filter_map(|id| s.unit(*id)).map(|u| (u.kind, 1)).collect();
         counts_text(&kinds)
+    }
+
+    /// A table entry's line: the host's clock, a correction (issue 31,
+    /// points 1 and 7).
+    fn table_entry(&self, action: &serde_json::Value) -> Option<LogLine> {
+        let entry = TableEntry::parse(self.rs, action).ok()??;
+        let names = |powers: &[PowerId]| powers.iter().map(|p| self.power(*p)).collect::<Vec<_>>().join(", ");
+        let (kind, text, key, args): (LineKind, String, &'static str, Vec<(&'static str, String)>) = match entry {
+            TableEntry::Clock { event, powers, .. } => {
+                let who = names(&powers);
+                let (text, key) = match event {
+                    ClockEvent::Reminder => (format!("reminder to {who}: half the time for the move is gone"), "clock_reminder"),
+                    ClockEvent::LateReminder => (format!("last reminder to {who}: nine tenths of the time for the move are gone"), "clock_late_reminder"),
+                    ClockEvent::Expired => (format!("{who}: the time for the move ran out"), "clock_expired"),
+                    ClockEvent::TakenOver => (format!("the computer plays {who} until their player reclaims the seat"), "clock_taken_over"),
+                    ClockEvent::Reclaimed => (format!("{who}: their player is back and plays on"), "clock_reclaimed"),
+                };
+                (LineKind::Note, text, key, vec![("powers", who)])
+            }
+            TableEntry::Correction { power, step } => {
+                let who = self.power(power).to_string();
+                let (text, key, n) = match step {
+                    CorrectionStep::Propose { take_back_to } => {
+                        (format!("{who} proposes a correction: take back the log from entry {take_back_to} on"), "correction_proposed", take_back_to)
+                    }
+                    CorrectionStep::Approve { proposal } => {
+                        (format!("{who} approves the correction proposed in entry {proposal}: the game goes back"), "correction_approved", proposal)
+                    }
+                    CorrectionStep::Decline { proposal } => {
+                        (format!("{who} declines the correction proposed in entry {proposal}"), "correction_declined", proposal)
+                    }
+                };
+                (LineKind::Note, text, key, vec![("power", who), ("n", n.to_string())])
+            }
+        };
+        let args: Vec<(&'static str, &str)> = args.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        Some(LogLine::told(kind, text, Said::new(key, &args)))
     }
 
     /// A line for actions whose events alone would not say what was done.
@@ -336,11 +382,11 @@ mod tests {
         let before = game.state.clone();
         let buy = Action::Purchase { units: vec![(UnitType::Infantry, 2), (UnitType::Armor, 1)] };
         let events = game.apply(&buy, &mut dice).expect("Russia can afford 11 IPCs");
-        let lines = describe(&rs, &before, &game.state, &buy, &events);
+        let lines = describe_action(&rs, &before, &game.state, &buy, &events);
         assert!(lines.iter().any(|l| l.kind == LineKind::Action && l.text == "russia buys 2 inf 1 arm for 11 IPCs"), "{lines:?}");
         let before = game.state.clone();
         let events = game.apply(&Action::EndPhase, &mut dice).expect("purchase ends");
-        let lines = describe(&rs, &before, &game.state, &Action::EndPhase, &events);
+        let lines = describe_action(&rs, &before, &game.state, &Action::EndPhase, &events);
         let said = Said::new("phase", &[("power", "russia"), ("phase", "combat_move")]);
         assert_eq!(lines, vec![LogLine::told(LineKind::Phase, "-- russia combat move", said)], "told, and what it says for other languages");
     }
@@ -360,7 +406,7 @@ mod tests {
             let before = game.state.clone();
             let action = Action::Move { units: vec![id], route: vec![mos, len], transport: None, bombing: false };
             let events = game.apply(&action, &mut dice).expect("a move within Russia");
-            for line in describe(&rs, &before, &game.state, &action, &events) {
+            for line in describe_action(&rs, &before, &game.state, &action, &events) {
                 if !lines.last_mut().is_some_and(|last| last.absorb(&line)) {
                     lines.push(line);
                 }

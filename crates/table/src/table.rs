@@ -7,7 +7,7 @@ use crate::narrate::{describe, story, LineKind, LogLine, Seal, Story};
 use crate::orders::StandingOrders;
 use serde_json::Value;
 use warboard_ai::{PlanningPlayer, Player};
-use warboard_record::{ApplyError, DiceMode, Entry, Origin, Record, UndoError};
+use warboard_record::{ApplyError, ClockEvent, DiceMode, Entry, Origin, Record, TableEntry, UndoError};
 use warboard_rules::game::Actor;
 use warboard_rules::{Action, Game, GameState, Phase, PowerId, RuleError};
 
@@ -297,11 +297,19 @@ impl Table {
         Ok(Applied { before, entry, power })
     }
 
+    /// The host's clock note for `powers` (a table entry, made by the
+    /// engine; in a proven game a link of the chain like any entry).
+    pub fn note_clock(&mut self, event: ClockEvent, powers: &[PowerId], deadline: Option<&str>) -> Result<Applied, Refusal> {
+        let action = TableEntry::clock_action(&self.game().ruleset, event, powers, deadline);
+        let power = powers.first().copied().unwrap_or(self.game().state.turn);
+        self.take(power, &action, Origin::Engine)
+    }
+
     /// Applies an action already judged to be `power`'s to take.
     fn take(&mut self, power: PowerId, action: &Value, origin: Origin) -> Result<Applied, Refusal> {
         let preface = match self.preface {
-            Some(tell) => tell(self.game(), &self.record.resolve(action)?),
-            None => None,
+            Some(tell) if self.record.table_entry(action)?.is_none() => tell(self.game(), &self.record.resolve(action)?),
+            _ => None,
         };
         let before = self.record.state().clone();
         let entry = match self.linker.as_mut() {
@@ -326,7 +334,7 @@ impl Table {
         if shopping && self.shopping_start.as_ref().is_none_or(|s| s.round != before.round) {
             self.shopping_start = Some(before.clone());
         }
-        let lines = describe(&self.game().ruleset, before, self.record.state(), &entry.resolved, &entry.events);
+        let lines = describe(&self.game().ruleset, before, self.record.state(), entry);
         // The secret ends when every nation has shopped, or under fair
         // buying when the placing in turn begins.
         let was_secret = shopping && before.next_placer.is_none();
@@ -405,13 +413,13 @@ impl Table {
         let undone_state = self.record.state().clone();
         let entry = self.record.undo().map_err(Refusal::Undo)?;
         // Told in the log's own words (issue 15, point 5), not as JSON.
-        let told: Vec<String> = describe(&self.game().ruleset, self.record.state(), &undone_state, &entry.resolved, &entry.events)
+        let told: Vec<String> = describe(&self.game().ruleset, self.record.state(), &undone_state, &entry)
             .into_iter()
             .filter(|l| !matches!(l.kind, LineKind::Phase | LineKind::Turn))
             .map(|l| l.text)
             .collect();
         let what = match (&entry.resolved, told.is_empty()) {
-            (Action::EndPhase, _) => format!("the end of the phase: back in {}", self.game().state.phase.name().replace('_', " ")),
+            (Some(Action::EndPhase), _) => format!("the end of the phase: back in {}", self.game().state.phase.name().replace('_', " ")),
             (_, true) => "the last action".to_string(),
             (_, false) => told.join("; "),
         };
@@ -489,8 +497,18 @@ pub fn authority(game: &Game, seat: &[PowerId], action: &Value, computer: impl F
             return Err(Refusal::GameOver { winner });
         }
     };
-    let named = warboard_conform::case::acting_power(game, action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
     let refuse = |p: PowerId| Refusal::NotYourPower { power: rs.power(p).id.clone(), computer: computer(p) };
+    // A correction is its named power's to make or answer, whoever acts
+    // now; the clock's notes are the host's (`Table::note_clock`).
+    match TableEntry::parse(rs, action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))? {
+        Some(TableEntry::Correction { power, .. }) => return if seat.contains(&power) { Ok(power) } else { Err(refuse(power)) },
+        Some(TableEntry::Clock { .. }) => {
+            let why = "only the host's clock notes reminders, expiries and changes of seat";
+            return Err(Refusal::Rules(ApplyError::Rejected(RuleError::new("table/host-only", why))));
+        }
+        None => {}
+    }
+    let named = warboard_conform::case::acting_power(game, action).map_err(|e| Refusal::Rules(ApplyError::Malformed(e)))?;
     if let Some(p) = named.filter(|p| !seat.contains(p)) {
         return Err(refuse(p));
     }

@@ -321,7 +321,7 @@ fn status(game: &Path, key: Option<&Path>) -> Result<String, String> {
         warboard_rules::game::Actor::Power(p) => Some(p),
         warboard_rules::game::Actor::Terminal => None,
     };
-    for seat in &header.seats {
+    for seat in header.seats.iter().filter(|s| s.seat != warboard_record::TABLE_SEAT) {
         let key = seat.key.map(|k| to_hex(&k[..8])).unwrap_or_else(|| "no key".into());
         let powers = seat_powers(&record, &seat.seat)?;
         let mark = if waits_on.is_some_and(|p| powers.contains(&p)) { "  <- to act" } else { "" };

@@ -345,7 +345,7 @@ impl Session {
     /// returns the action as the rules core resolved it.
     fn apply(&mut self, action: &serde_json::Value, by: Origin) -> Result<Action, String> {
         let applied = self.table.act(&self.seat, action, by).map_err(|e| e.to_string())?;
-        Ok(applied.entry.resolved)
+        applied.entry.resolved.ok_or_else(|| "a note of the table, not a move: nothing to show on the board".to_string())
     }
 
     /// Whether the round's shopping is on now (Alternative), with its

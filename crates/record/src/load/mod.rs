@@ -123,13 +123,20 @@ fn check_record_hash(top: &json::Top<'_>) -> Result<(), LoadError> {
     }
 }
 
+/// The first save format with a whole-record hash; 4 added table entries
+/// (entries without `resolved`, docs/saves.md).
+const FIRST_HASHED_VERSION: u64 = 3;
+
 /// `migrated_from` of a version 3 file: the version without a record hash
 /// the game was once loaded from.
 fn read_migrated_from(raw: &RawValue) -> Result<u64, LoadError> {
     let version = json::canonical_text(raw.get(), 20).ok().and_then(|t| serde_json::from_str::<u64>(&t).ok());
     match version {
-        Some(v) if (1..FORMAT_VERSION).contains(&v) => Ok(v),
-        _ => Err(LoadError::Malformed(format!("migrated_from: {} is not a version before {FORMAT_VERSION}", crate::disk::bounded_text(raw.get(), 40)))),
+        Some(v) if (1..FIRST_HASHED_VERSION).contains(&v) => Ok(v),
+        _ => Err(LoadError::Malformed(format!(
+            "migrated_from: {} is not a version without a record hash (1 or 2)",
+            crate::disk::bounded_text(raw.get(), 40)
+        ))),
     }
 }
 
@@ -150,7 +157,7 @@ impl Unverified {
             recorded: "none".into(),
             computed: self.computed.clone(),
             found: format!(
-                "the file says version {}, but {shape}, which only version {FORMAT_VERSION} writes: a later save whose version was changed",
+                "the file says version {}, but {shape}, which only version {FIRST_HASHED_VERSION} and later write: a later save whose version was changed",
                 self.version
             ),
         }
@@ -311,22 +318,27 @@ fn replay_entry(record: &mut Record, index: usize, entry: Entry) -> Result<(), L
     // the recorded rules-core action is never applied unchecked (its unit
     // and space numbers could point anywhere in a damaged file).
     let action = entry.action.value();
-    let resolved = record.resolve(&action).map_err(|e| match e {
+    let parsed = record.parse(&action).map_err(|e| match e {
         // Units that are not there make the action illegal, as in play.
         ApplyError::NoSuchUnits(_) => LoadError::ActionRejected { index, code: e.code().to_string(), message: e.to_string() },
         _ => LoadError::UnreadableAction { index, detail: e.to_string() },
     })?;
-    if resolved != entry.resolved {
+    match (parsed.resolved(), &entry.resolved) {
+        (Some(_), None) => return Err(LoadError::Malformed(format!("log[{index}]: a rules action without its `resolved` form"))),
+        (None, Some(_)) => return Err(LoadError::Malformed(format!("log[{index}]: a table entry holds no `resolved` action"))),
+        _ => {}
+    }
+    if parsed.resolved() != entry.resolved.as_ref() {
         return Err(LoadError::ActionMismatch { index, written: entry.action.to_string() });
     }
     let applied = match (record.proven(), &entry.proof) {
         (true, Some(proof)) => {
             let link = record.link_for(index, proof, entry.action.as_str());
-            record.apply_link_resolved(&action, resolved, entry.by, &link, None, Some(&entry.dice))
+            record.apply_link_resolved(&action, parsed, entry.by, &link, None, Some(&entry.dice))
         }
         (true, None) => return Err(LoadError::Malformed(format!("log[{index}]: an entry of a proven game without its proof"))),
         (false, Some(_)) => return Err(LoadError::Malformed(format!("log[{index}]: a proof in a game whose dice are not proven"))),
-        (false, None) => record.apply_resolved(&action, resolved, entry.by),
+        (false, None) => record.apply_parsed(&action, parsed, entry.by),
     };
     let applied = match applied {
         Ok(applied) => applied,

@@ -1,0 +1,230 @@
+//! Entries of the log that are not rules actions (issue 31, points 1 and 7;
+//! docs/saves.md, "Table entries"): the host's clock notes, and corrections
+//! by consent. The rules core never sees them; the record reads them, keeps
+//! them in the log like any entry (so in a proven game each is a link of
+//! the signed chain and verifies with it), and replays them.
+//!
+//! - `{"type":"table","event":E,"powers":[P…],"deadline":"2026-11-28 14:07 UTC"}`: the
+//!   host's clock. `E` is `reminder` (half the time per move gone),
+//!   `late-reminder` (nine tenths), `expired`, `taken-over` (the computer
+//!   takes the powers' seats) or `reclaimed` (their player is back).
+//!   Made by the host only (`by: engine`); no effect on the game.
+//! - `{"type":"correction","power":P,"take_back_to":N}`: `P`'s side
+//!   proposes to take back the log's entries from `N` on, dice rolled
+//!   included; `{"type":"correction","power":P,"approve":M}` — a power of
+//!   another side approves proposal `M` (the entry's number), and the game
+//!   returns to where it stood before entry `N`; `"decline":M`, by either
+//!   side, ends the proposal. A proposal lapses when a rules action follows
+//!   it. The taken-back entries stay in the log, superseded.
+
+use serde_json::{Map, Value};
+use warboard_rules::{PowerId, Ruleset};
+
+/// The seat that makes the host's clock notes in a proven game's chain
+/// (docs/pbem.md): the server, whose receipt is their proof.
+pub const TABLE_SEAT: &str = "table";
+
+/// What an entry that is not a rules action says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableEntry {
+    /// `deadline`: when the move's time runs (or ran) out, as the host
+    /// writes it; the receipt of a proven game's entry times the note itself.
+    Clock {
+        event: ClockEvent,
+        powers: Vec<PowerId>,
+        deadline: Option<String>,
+    },
+    Correction {
+        power: PowerId,
+        step: CorrectionStep,
+    },
+}
+
+/// The host's clock notes (issue 31, point 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockEvent {
+    Reminder,
+    LateReminder,
+    Expired,
+    TakenOver,
+    Reclaimed,
+}
+
+impl ClockEvent {
+    pub const ALL: [ClockEvent; 5] =
+        [ClockEvent::Reminder, ClockEvent::LateReminder, ClockEvent::Expired, ClockEvent::TakenOver, ClockEvent::Reclaimed];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockEvent::Reminder => "reminder",
+            ClockEvent::LateReminder => "late-reminder",
+            ClockEvent::Expired => "expired",
+            ClockEvent::TakenOver => "taken-over",
+            ClockEvent::Reclaimed => "reclaimed",
+        }
+    }
+
+    fn parse(name: &str) -> Option<ClockEvent> {
+        ClockEvent::ALL.into_iter().find(|e| e.as_str() == name)
+    }
+}
+
+/// A correction by consent (issue 31, point 7): proposed by one side,
+/// taking effect when another side approves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CorrectionStep {
+    /// Take back the log's entries from this one on.
+    Propose {
+        take_back_to: usize,
+    },
+    Approve {
+        proposal: usize,
+    },
+    Decline {
+        proposal: usize,
+    },
+}
+
+impl TableEntry {
+    /// The clock note `event` for `powers`, as an action's JSON.
+    pub fn clock_action(rs: &Ruleset, event: ClockEvent, powers: &[PowerId], deadline: Option<&str>) -> Value {
+        let mut action = serde_json::json!({
+            "type": "table",
+            "event": event.as_str(),
+            "powers": powers.iter().map(|p| rs.power(*p).id.clone()).collect::<Vec<_>>(),
+        });
+        if let Some(t) = deadline {
+            action["deadline"] = t.into();
+        }
+        action
+    }
+
+    /// Reads `action` if it is a table entry (`type` `table` or
+    /// `correction`); `Ok(None)` for every other action.
+    pub fn parse(rs: &Ruleset, action: &Value) -> Result<Option<TableEntry>, String> {
+        let Some(object) = action.as_object() else { return Ok(None) };
+        match object.get("type").and_then(Value::as_str) {
+            Some("table") => clock(rs, object).map(Some),
+            Some("correction") => correction(rs, object).map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+fn only_fields(object: &Map<String, Value>, allowed: &[&str], what: &str) -> Result<(), String> {
+    match object.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(k) => Err(format!("{what} has no field `{k}` (its fields: {})", allowed.join(", "))),
+        None => Ok(()),
+    }
+}
+
+fn power(rs: &Ruleset, v: Option<&Value>, what: &str) -> Result<PowerId, String> {
+    let name = v.and_then(Value::as_str).ok_or_else(|| format!("{what} names a power"))?;
+    rs.power_by_name(name).ok_or_else(|| format!("`{name}` is no power of {}", rs.name))
+}
+
+fn clock(rs: &Ruleset, object: &Map<String, Value>) -> Result<TableEntry, String> {
+    only_fields(object, &["type", "event", "powers", "deadline"], "a table entry")?;
+    let name = object.get("event").and_then(Value::as_str).ok_or("a table entry names its `event`")?;
+    let event = ClockEvent::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = ClockEvent::ALL.iter().map(|e| e.as_str()).collect();
+        format!("unknown table event `{name}` (known: {})", known.join(", "))
+    })?;
+    let list = object.get("powers").and_then(Value::as_array).ok_or("a table entry lists its `powers`")?;
+    let powers = list.iter().map(|p| power(rs, Some(p), "each of `powers`")).collect::<Result<Vec<_>, _>>()?;
+    if powers.is_empty() {
+        return Err("a table entry lists at least one power".into());
+    }
+    let deadline = match object.get("deadline") {
+        None => None,
+        Some(v) => Some(v.as_str().filter(|t| t.len() <= 40).ok_or("`deadline` is a time written as text (at most 40 bytes)")?.to_string()),
+    };
+    Ok(TableEntry::Clock { event, powers, deadline })
+}
+
+fn correction(rs: &Ruleset, object: &Map<String, Value>) -> Result<TableEntry, String> {
+    only_fields(object, &["type", "power", "take_back_to", "approve", "decline"], "a correction")?;
+    let power = power(rs, object.get("power"), "a correction")?;
+    let number = |key: &str| {
+        object.get(key).map(|v| v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or(format!("`{key}` is an entry's number")))
+    };
+    let steps = [
+        number("take_back_to").map(|n| n.map(|n| CorrectionStep::Propose { take_back_to: n })),
+        number("approve").map(|n| n.map(|n| CorrectionStep::Approve { proposal: n })),
+        number("decline").map(|n| n.map(|n| CorrectionStep::Decline { proposal: n })),
+    ];
+    let mut given = steps.into_iter().flatten();
+    let step = given.next().ok_or("a correction proposes (`take_back_to`), approves or declines (`approve`, `decline`)")??;
+    if given.next().is_some() {
+        return Err("a correction does one thing: `take_back_to`, `approve` or `decline`".into());
+    }
+    Ok(TableEntry::Correction { power, step })
+}
+
+/// Where a game's corrections stand, kept as the log grows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Corrections {
+    /// The proposal still open: its entry's number and the entry it takes
+    /// back to.
+    pub pending: Option<(usize, usize)>,
+    /// Every correction approved: (the approval's entry, the proposal's
+    /// entry, the first entry taken back), in log order.
+    pub approved: Vec<Approved>,
+}
+
+/// A correction that took effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Approved {
+    pub approval: usize,
+    pub proposal: usize,
+    /// The game returned to where it stood before this entry; the entries
+    /// from here to the approval are superseded.
+    pub take_back_to: usize,
+}
+
+impl Corrections {
+    /// The last correction approved before entry `n`.
+    pub fn last_before(&self, n: usize) -> Option<&Approved> {
+        self.approved.iter().rev().find(|a| a.approval < n)
+    }
+
+    /// Whether entry `n` was taken back by a correction.
+    pub fn superseded(&self, n: usize) -> bool {
+        self.approved.iter().any(|a| (a.take_back_to..a.proposal).contains(&n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn classic() -> std::sync::Arc<Ruleset> {
+        warboard_rules::ruleset("classic").unwrap()
+    }
+
+    #[test]
+    fn reads_clock_notes_and_corrections_strictly() {
+        let g = classic();
+        let note = TableEntry::clock_action(&g, ClockEvent::Expired, &[g.power_by_name("germany").unwrap()], Some("2026-11-28 14:07 UTC"));
+        assert_eq!(note, serde_json::json!({"type":"table","event":"expired","powers":["germany"],"deadline":"2026-11-28 14:07 UTC"}));
+        assert!(matches!(TableEntry::parse(&g, &note), Ok(Some(TableEntry::Clock { event: ClockEvent::Expired, .. }))));
+        assert_eq!(TableEntry::parse(&g, &serde_json::json!({"type":"end_phase"})), Ok(None));
+        let take_back = serde_json::json!({"type":"correction","power":"russia","take_back_to":3});
+        assert!(matches!(
+            TableEntry::parse(&g, &take_back),
+            Ok(Some(TableEntry::Correction { step: CorrectionStep::Propose { take_back_to: 3 }, .. }))
+        ));
+        for bad in [
+            serde_json::json!({"type":"table","event":"nap","powers":["germany"]}),
+            serde_json::json!({"type":"table","event":"expired","powers":[]}),
+            serde_json::json!({"type":"table","event":"expired","powers":["prussia"]}),
+            serde_json::json!({"type":"table","event":"expired","powers":["germany"],"by":"me"}),
+            serde_json::json!({"type":"correction","power":"russia"}),
+            serde_json::json!({"type":"correction","power":"russia","approve":1,"decline":1}),
+            serde_json::json!({"type":"correction","power":"russia","approve":-1}),
+            serde_json::json!({"type":"correction","take_back_to":1}),
+        ] {
+            assert!(TableEntry::parse(&g, &bad).is_err(), "{bad} is refused");
+        }
+    }
+}
