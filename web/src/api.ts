@@ -149,6 +149,109 @@ export interface NewGame {
   dice?: "seeded" | "server" | "beacon";
 }
 
+/** The ruleset families, each with its own ladder (docs/ladder.md). */
+export const FAMILIES = ["classic", "europe", "anniversary", "alternative"] as const;
+export type Family = (typeof FAMILIES)[number];
+
+/** One player of a family's leaderboard (`GET /api/ladder/{family}`): the
+ * Glicko-2 rating of one-against-one games and the team rating. */
+export interface LadderPlayer {
+  rank: number;
+  account: string;
+  rating: number;
+  deviation: number;
+  games: number;
+  provisional: boolean;
+  team_rating: number;
+  team_games: number;
+  team_provisional: boolean;
+}
+
+export interface Leaderboard {
+  family: string;
+  games: number;
+  players: LadderPlayer[];
+}
+
+/** Rated games by the side that won; rates are null without games. */
+export interface SideTally {
+  games: number;
+  axis_wins: number;
+  allies_wins: number;
+  draws: number;
+  axis_win_rate: number | null;
+  allies_win_rate: number | null;
+  draw_rate: number | null;
+}
+
+/** A family's side balance (`GET /api/ladder/{family}/balance`): overall and
+ * by bid (the IPCs the Axis got; null: no bid). */
+export interface SideBalance extends SideTally {
+  family: string;
+  unknown_sides: number;
+  by_bid: (SideTally & { bid: number | null })[];
+}
+
+export interface WinsLosses {
+  wins: number;
+  losses: number;
+  draws: number;
+}
+
+export interface BySide {
+  axis: WinsLosses;
+  allies: WinsLosses;
+  unknown: WinsLosses;
+}
+
+/** A player's rating after one rated game (a team game: the team rating). */
+export interface RatingPoint {
+  game: string;
+  ended_at: number;
+  team: boolean;
+  rating: number;
+  deviation: number;
+}
+
+export interface PlayerFamily {
+  family: string;
+  rank: number | null;
+  players: number;
+  rating: number;
+  deviation: number;
+  provisional: boolean;
+  games: number;
+  team_rating: number;
+  team_uncertainty: number;
+  team_games: number;
+  team_provisional: boolean;
+  history: RatingPoint[];
+  by_side: BySide;
+}
+
+/** One of a player's rated games; `record` and `replay` where the viewer may see the game. */
+export interface RatedGame {
+  game: string;
+  family: string;
+  ended_at: number;
+  side: "axis" | "allies" | null;
+  partners: string[];
+  opponents: string[];
+  result: "win" | "loss" | "draw";
+  how: string;
+  bid: number | null;
+  record: string | null;
+  replay: string | null;
+}
+
+/** A player's profile (`GET /api/players/{name}`). */
+export interface PlayerProfile {
+  name: string;
+  families: PlayerFamily[];
+  by_side: BySide;
+  games: RatedGame[];
+}
+
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
@@ -199,6 +302,9 @@ export const api = {
   clearOrders: (id: string, power: string) => call<unknown>("DELETE", ordersPath(id, power)),
   mail: () => call<MailSettings>("GET", "/api/account/mail"),
   setMail: (m: { email?: string; turn_mail?: boolean }) => call<MailSettings>("PUT", "/api/account/mail", m),
+  ladder: (family: string) => call<Leaderboard>("GET", `/api/ladder/${encodeURIComponent(family)}`),
+  balance: (family: string) => call<SideBalance>("GET", `/api/ladder/${encodeURIComponent(family)}/balance`),
+  player: (name: string) => call<PlayerProfile>("GET", `/api/players/${encodeURIComponent(name)}`),
 };
 
 function ordersPath(id: string, power: string): string {

@@ -1,5 +1,6 @@
 // warboard's browser interface: the shell (header, error line) and the
-// router over location.pathname: /, /lobby (#settings: its settings open), /game/{id}, /game/{id}/replay, /calc.
+// router over location.pathname: /, /lobby (#settings: its settings open), /game/{id}, /game/{id}/replay, /calc,
+// /ladder (#family: the family shown), /players/{name}.
 
 import "./app.css";
 import { api, Account, ApiError } from "./api";
@@ -9,6 +10,8 @@ import { t, currentLang, setLang, errorText as refusalText } from "./i18n";
 import { gamePage } from "./pages/game";
 import { lobbyPage } from "./pages/lobby";
 import { calcPage } from "./pages/calc";
+import { ladderPage } from "./pages/ladder";
+import { playerPage } from "./pages/player";
 import { replayPage } from "./pages/replay";
 import { signinPage } from "./pages/signin";
 
@@ -72,9 +75,10 @@ function renderHeader(): void {
       "nav",
       { "aria-label": "warboard" },
       app.account ? h("a", { href: "/lobby" }, t("lobby")) : location.pathname.startsWith("/game/") ? h("a", { href: "/", id: "header-signin", onclick: (e: Event) => { e.preventDefault(); showSignin(); } }, t("signIn")) : null,
+      h("a", { href: "/ladder", id: "nav-ladder" }, t("ladder")),
       h("a", { href: "/calc", id: "nav-calc" }, t("calcTitle")),
       app.account ? h("a", { href: "/lobby#settings", id: "nav-settings" }, t("settings")) : null,
-      app.account ? h("span", { class: "who", id: "signed-in" }, t("signedInAs", { name: app.account.name })) : null,
+      app.account ? h("span", { class: "who", id: "signed-in" }, signedIn(app.account.name)) : null,
       app.account ? h("button", { type: "button", id: "signout", onclick: () => void signOut() }, t("signOut")) : null,
       h(
         "button",
@@ -83,6 +87,12 @@ function renderHeader(): void {
       ),
     ),
   );
+}
+
+/** "Signed in as NAME", the name a link to the account's profile. */
+function signedIn(name: string): (Node | string)[] {
+  const [before, after = ""] = t("signedInAs").split("{name}");
+  return [before, h("a", { href: `/players/${encodeURIComponent(name)}`, id: "nav-profile" }, name), after];
 }
 
 /** Signing in from a page that does not need it (watching a game): back to that page after. */
@@ -118,12 +128,17 @@ function route(): void {
   const path = location.pathname;
   const game = /^\/game\/([^/]+)\/?$/.exec(path);
   const replay = /^\/game\/([^/]+)\/replay\/?$/.exec(path);
+  const player = /^\/players\/([^/]+)\/?$/.exec(path);
   if (replay) {
     cleanup = replayPage(app, decodeURIComponent(replay[1]));
   } else if (game) {
     cleanup = gamePage(app, decodeURIComponent(game[1]));
   } else if (path === "/calc") {
     cleanup = calcPage(app);
+  } else if (path === "/ladder") {
+    cleanup = ladderPage(app);
+  } else if (player) {
+    cleanup = playerPage(app, decodeURIComponent(player[1]));
   } else if (!app.account) {
     cleanup = signinPage(app, path === "/" ? "/lobby" : path);
   } else if (path === "/" || path === "/lobby") {

@@ -83,6 +83,13 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
     "Jede angesagte Schlacht muss ausgetragen sein, bevor die Kampfphase endet; noch offen: {spaces}.",
   ],
 
+  // Corrections by consent
+  "correction/not-an-action": "Dieser Eintrag ist eine Notiz des Tisches, keine Aktion, die sich zurücknehmen ließe.",
+  "correction/not-open": "Dieser Korrekturvorschlag ist nicht mehr offen (beantwortet, oder das Spiel ging weiter) oder war keiner.",
+  "correction/out-of-reach": "So weit reicht eine Korrektur nicht zurück: höchstens bis zum ersten Eintrag nach der letzten Korrektur.",
+  "correction/own-side": "Eine Korrektur stimmt die andere Seite zu, nicht die Seite, die sie vorgeschlagen hat.",
+  "correction/pending": "Ein Korrekturvorschlag ist schon offen: er wird angenommen oder abgelehnt, bevor ein neuer kommt.",
+
   // Patriotic War (Europe)
   "convert/in-battle": "Einheiten wechseln zwischen den Schlachten die Seite, nicht während eine auf eine Entscheidung wartet.",
   "convert/no-units": "Nenne die verbündeten Einheiten, die übernommen werden sollen.",
@@ -127,6 +134,10 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
   "intercept/relocate-one-space": "Abfangjäger eines eroberten Gebiets ziehen genau ein Feld weit, nicht weiter.",
   "intercept/relocate-who": "Jetzt ziehen nur die Abfangjäger der betroffenen Macht aus diesem Gebiet.",
   "intercept/which": "Abfangen dürfen nur die eigenen Jäger des Verteidigers, die schon dort stehen, jeder einmal.",
+
+  // The ladder
+  "ladder/unknown-family": "Diese Rangliste gibt es nicht (classic, europe, anniversary, alternative).",
+  "ladder/unknown-player": "Einen Spieler dieses Namens gibt es nicht.",
 
   // Turn mail
   "mail/bad-address": "Das ist keine Mail-Adresse.",
@@ -471,6 +482,9 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
 
   // The server
   "server/internal": "Interner Fehler des Servers.",
+
+  // The host's table
+  "table/host-only": "Erinnerungen, Ablauf der Zeit und Platzwechsel vermerkt nur die Uhr des Servers.",
 
   // Shopping (Alternative)
   "shopping/no-capital": [

@@ -47,6 +47,12 @@ pub struct ServeArgs {
     /// passed on; docs/pbem.md). Default: drand's own API.
     #[arg(long, env = "WARBOARD_DRAND_URL")]
     drand_url: Option<String>,
+    /// An account to make an administrator (docs/server.md, "Moderation"):
+    /// when the server starts, or when the account signs up. Repeatable;
+    /// each grant is in the audit log. WARBOARD_ADMINS: names separated by
+    /// commas.
+    #[arg(long = "admin", value_name = "NAME", env = "WARBOARD_ADMINS", value_delimiter = ',')]
+    admins: Vec<String>,
     /// What the log shows, as tracing's filter (e.g. `info`,
     /// `warboard_server=debug`); RUST_LOG is read when this is unset.
     #[arg(long, env = "WARBOARD_LOG")]
@@ -77,6 +83,7 @@ pub fn run(args: ServeArgs) -> Result<(), String> {
             Some(url) => warboard_server::witness::BeaconConfig::QuicknetFrom { url },
             None => warboard_server::witness::BeaconConfig::Quicknet,
         },
+        admins: args.admins,
         ..Config::default()
     };
     if let Some(n) = args.thinkers {

@@ -43,6 +43,9 @@ pub struct Config {
     /// The beacon the witness for games played by e-mail names rounds of
     /// (docs/pbem.md): drand quicknet, or a local test beacon in tests.
     pub beacon: crate::witness::BeaconConfig,
+    /// Accounts the server makes administrators (`warboard serve --admin`;
+    /// docs/server.md, "Moderation"): at its start, or when they sign up.
+    pub admins: Vec<String>,
 }
 
 impl Default for Config {
@@ -57,6 +60,7 @@ impl Default for Config {
             fixed_seed: None,
             mail: None,
             beacon: crate::witness::BeaconConfig::Quicknet,
+            admins: Vec::new(),
         }
     }
 }
@@ -75,6 +79,10 @@ pub struct AppState {
     pub stopping: Arc<tokio::sync::watch::Sender<bool>>,
     /// The witness for games played by e-mail (src/witness.rs).
     pub witness: Arc<crate::witness::Witness>,
+    /// The ids of accounts this server bans from now on: their WebSockets
+    /// here close at once (src/moderation.rs; a socket on another server
+    /// finds the ban when it next acts).
+    pub bans: tokio::sync::broadcast::Sender<String>,
 }
 
 impl AppState {
@@ -85,7 +93,8 @@ impl AppState {
         let hub = Hub::new(store.clone(), clock.clone(), config.thinkers, mailer, witness.clone());
         let connections = Arc::new(Connections { limit: config.max_connections_per_account, open: Mutex::new(HashMap::new()) });
         let stopping = Arc::new(tokio::sync::watch::Sender::new(false));
-        AppState { store, clock, hub, config: Arc::new(config), connections, stopping, witness }
+        let bans = tokio::sync::broadcast::channel(64).0;
+        AppState { store, clock, hub, config: Arc::new(config), connections, stopping, witness, bans }
     }
 }
 
@@ -185,6 +194,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::witness::routes())
         .merge(crate::orders::routes())
         .merge(crate::ladder::routes())
+        .merge(crate::moderation::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -234,6 +244,7 @@ pub async fn serve(config: Config, shutdown: impl std::future::Future<Output = (
         None => tracing::info!("turn mail is off (no --smtp-url)"),
     }
     let state = AppState::new(store.clone(), Arc::new(SystemClock), config, mailer);
+    crate::moderation::grant_named_admins(&state).await?;
     if store.backend() == Backend::Postgres {
         tokio::spawn(state.hub.clone().follow(store.url().to_string()));
     }

@@ -178,6 +178,7 @@ pub async fn sign_up(State(state): State<AppState>, StrictJson(c): StrictJson<Cr
         StoreError::Conflict(_) => ApiError::conflict("auth/name-taken", format!("the name `{}` is taken", c.name)),
         other => other.into(),
     })?;
+    crate::moderation::grant_if_named(&state, &account).await?;
     let (token, cookie) = start_session(&state, &account).await?;
     Ok((StatusCode::CREATED, [(SET_COOKIE, cookie)], Json(json!({"account": account_json(&account), "token": token}))).into_response())
 }

@@ -17,6 +17,7 @@ pub mod ladder;
 pub mod live;
 pub mod lobby;
 pub mod mail;
+pub mod moderation;
 pub mod orders;
 pub mod proven;
 pub mod rulesets;

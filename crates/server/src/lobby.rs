@@ -124,6 +124,9 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
                     .account_by_name(holder)
                     .await?
                     .ok_or_else(|| ApiError::bad_request("auth/unknown-account", format!("there is no account `{holder}`")))?;
+                if account.banned {
+                    return Err(ApiError::bad_request("auth/account-banned", format!("the account `{holder}` is banned and cannot play")));
+                }
                 SeatRow { power: name, kind: SeatKind::Account, account_id: Some(account.id), think_ms: 0 }
             }
             SeatSpec::Computer { think } if *think > MAX_THINK_MS => {

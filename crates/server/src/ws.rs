@@ -3,7 +3,9 @@
 //! bot that speaks `warboard engine` plays online with the same messages.
 //!
 //! A connection acts only for the powers its account holds in the game,
-//! decided from its session at the upgrade, never from a message.
+//! decided from its session at the upgrade, never from a message. A ban
+//! ends it: at once where this server banned the account, else at its
+//! next action (src/moderation.rs).
 
 use std::sync::Arc;
 
@@ -127,6 +129,7 @@ impl Connection {
         if *stopping.borrow_and_update() {
             return;
         }
+        let mut bans = self.account.as_ref().map(|_| self.state.bans.subscribe());
         let hello = {
             let inner = self.game.inner.lock().await;
             let seat = self.seat(&inner);
@@ -150,6 +153,10 @@ impl Connection {
                     let _ = socket.send(Message::Close(Some(frame))).await;
                     return;
                 }
+                _ = ban_of(&mut bans, self.account.as_deref()) => {
+                    close_banned(&mut socket).await;
+                    return;
+                }
                 incoming = socket.recv() => {
                     let Some(Ok(message)) = incoming else { return };
                     let text = match message {
@@ -164,6 +171,10 @@ impl Connection {
                     };
                     let reply = self.answer(&text).await;
                     if send(&mut socket, &reply).await.is_err() { return }
+                    if reply["code"] == "auth/banned" {
+                        close_banned(&mut socket).await;
+                        return;
+                    }
                 }
                 push = pushes.recv() => {
                     let out = match push {
@@ -243,13 +254,13 @@ impl Connection {
                 if m.client_id.as_ref().is_some_and(|c| c.is_empty() || c.len() > 64) {
                     return Err(ApiError::bad_request("protocol/bad-field", "`client_id` is 1 to 64 bytes"));
                 }
-                let account = self.player()?;
+                let account = self.player().await?;
                 let accepted = hub.act(&self.game, account, &m.action, m.seq, m.client_id.as_deref()).await?;
                 Ok(json!({"seq": accepted.seq, "repeated": accepted.repeated}))
             }
             "undo" => {
                 let m: UndoMsg = fields_of(fields)?;
-                let account = self.player()?;
+                let account = self.player().await?;
                 let seq = hub.undo(&self.game, account, m.seq).await?;
                 Ok(json!({"seq": seq}))
             }
@@ -316,7 +327,7 @@ impl Connection {
             }
             "chat" => {
                 let m: ChatMsg = fields_of(fields)?;
-                let account = self.player()?;
+                let account = self.player().await?;
                 hub.say(&self.game, account, &m.text).await
             }
             "chat_log" => {
@@ -331,8 +342,12 @@ impl Connection {
         }
     }
 
-    fn player(&self) -> Result<&str, ApiError> {
-        self.account.as_deref().ok_or_else(|| ApiError::unauthorized("sign in to play; this connection only watches"))
+    /// The account acting: refused for a watcher, and for an account
+    /// banned since the upgrade checked its session (on any server).
+    async fn player(&self) -> Result<&str, ApiError> {
+        let account = self.account.as_deref().ok_or_else(|| ApiError::unauthorized("sign in to play; this connection only watches"))?;
+        crate::moderation::check_not_banned(&self.state, account).await?;
+        Ok(account)
     }
 }
 
@@ -393,6 +408,25 @@ fn parse(text: &str) -> Result<(Option<Value>, String, Value), ApiError> {
 
 fn fields_of<T: serde::de::DeserializeOwned>(fields: Value) -> Result<T, ApiError> {
     serde_json::from_value(fields).map_err(|e| ApiError::bad_request("protocol/bad-field", e.to_string()))
+}
+
+/// Resolves when this server bans the connection's account; never for a
+/// watcher. (A ban missed while lagging is found at the next action.)
+async fn ban_of(bans: &mut Option<tokio::sync::broadcast::Receiver<String>>, account: Option<&str>) {
+    let (Some(bans), Some(account)) = (bans.as_mut(), account) else { return std::future::pending().await };
+    loop {
+        match bans.recv().await {
+            Ok(banned) if banned == account => return,
+            Err(RecvError::Closed) => return std::future::pending().await,
+            _ => {}
+        }
+    }
+}
+
+/// 1008, policy violation: the client should not reconnect as this account.
+async fn close_banned(socket: &mut WebSocket) {
+    let frame = axum::extract::ws::CloseFrame { code: 1008, reason: "this account is banned".into() };
+    let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
 async fn send(socket: &mut WebSocket, value: &Value) -> Result<(), axum::Error> {

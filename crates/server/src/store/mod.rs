@@ -15,6 +15,7 @@ mod ladder;
 mod log;
 mod mail;
 mod migrate;
+mod moderation;
 mod orders;
 mod tokens;
 mod witness;
@@ -36,6 +37,7 @@ pub use games::{GameRow, GameStatus, NewGame, SeatKind, SeatRow};
 pub use ladder::RatedRow;
 pub use log::{Append, LogRow, CHANNEL};
 pub use mail::MailSettings;
+pub use moderation::{AuditAction, AuditRow, ReportRow};
 pub use tokens::{TokenKind, TokenRow};
 pub use witness::{WitnessHead, WitnessReceipt};
 
@@ -145,7 +147,7 @@ impl Store {
     /// Applies any migrations the database lacks. [`Store::open`] already
     /// does; calling it again is harmless.
     pub async fn migrate(&self) -> Result<(), StoreError> {
-        migrate::run(&self.pool).await
+        migrate::run(&self.pool, self.backend).await
     }
 
     pub fn backend(&self) -> Backend {

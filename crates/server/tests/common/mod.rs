@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod ladder;
 pub mod smtp;
 
 use std::net::SocketAddr;
@@ -182,7 +183,6 @@ impl TestServer {
         ws
     }
 }
-
 
 /// Plain HTTP/1.1 over a fresh connection each request.
 pub struct HttpClient {
