@@ -600,7 +600,7 @@ impl Record {
                         format!("entry {proposal} proposes a correction already: it is approved or declined before another is proposed"),
                     );
                 }
-                let floor = corrections.approved.last().map_or(0, |a| a.approval + 1);
+                let floor = corrections.floor();
                 if take_back_to < floor || take_back_to >= n {
                     let reach = if floor > 0 { format!("back to entry {floor}, the first after the last correction,") } else { "back to the first entry".into() };
                     return refuse("correction/out-of-reach", format!("a correction takes back entries of the log {reach} at most; there are {n}"));

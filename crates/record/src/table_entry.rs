@@ -183,6 +183,12 @@ pub struct Approved {
 }
 
 impl Corrections {
+    /// The first entry a correction may take back now: the first after the
+    /// last correction approved (what came before it was agreed).
+    pub fn floor(&self) -> usize {
+        self.approved.last().map_or(0, |a| a.approval + 1)
+    }
+
     /// The last correction approved before entry `n`.
     pub fn last_before(&self, n: usize) -> Option<&Approved> {
         self.approved.iter().rev().find(|a| a.approval < n)

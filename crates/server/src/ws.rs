@@ -287,6 +287,7 @@ impl Connection {
                 if m.full {
                     result["position"] = warboard_protocol::position_json(&view.ruleset, &view.state);
                 }
+                result["correction"] = correction_json(record);
                 Ok(result)
             }
             "legal" => {
@@ -431,4 +432,16 @@ async fn close_banned(socket: &mut WebSocket) {
 
 async fn send(socket: &mut WebSocket, value: &Value) -> Result<(), axum::Error> {
     socket.send(Message::Text(value.to_string().into())).await
+}
+
+/// Where the game's corrections by consent stand (docs/server.md,
+/// "Corrections"): the open proposal, if any, with the power that made it,
+/// and the first entry a new one may take back.
+fn correction_json(record: &warboard_record::Record) -> Value {
+    let c = record.corrections();
+    let pending = c.pending.map(|(proposal, take_back_to)| {
+        let by = record.log().get(proposal).and_then(|e| e.action.value()["power"].as_str().map(str::to_string));
+        json!({"proposal": proposal, "take_back_to": take_back_to, "by": by})
+    });
+    json!({"pending": pending, "floor": c.floor(), "approved": c.approved.len()})
 }

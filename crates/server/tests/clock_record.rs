@@ -88,10 +88,14 @@ async fn proven_duel(db: Db) {
     let reply = russia.apply(json!({"type": "correction", "power": "germany", "approve": 5})).await;
     assert_eq!(reply["code"], "auth/not-your-power", "a seat answers for its own powers: {reply}");
     let mut germany = server.ws(&id, Some(&axis)).await;
+    let state = germany.request(json!({"cmd": "state"})).await;
+    assert_eq!(state["result"]["correction"], json!({"pending": {"proposal": 5, "take_back_to": 4, "by": "russia"}, "floor": 0, "approved": 0}));
     let reply = germany.apply(json!({"type": "correction", "power": "germany", "approve": 5})).await;
     assert_eq!(reply["reply"], "ok", "{reply}");
     let reply = russia.apply(json!({"type": "resolve", "at": "UKR"})).await;
     assert_eq!(reply["reply"], "ok", "the battle is fought again: {reply}");
+    let state = russia.request(json!({"cmd": "state"})).await;
+    assert_eq!(state["result"]["correction"], json!({"pending": null, "floor": 7, "approved": 1}));
 
     // Then Russia's player goes quiet: reminders, the expiry, the claim.
     for (at, made) in [(T0 + DAY / 2, 1), (T0 + DAY / 10 * 9, 1), (T0 + DAY, 1)] {
