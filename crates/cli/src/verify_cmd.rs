@@ -120,23 +120,23 @@ fn table_entries(record: &Record) -> String {
     }
     let corrections = record.corrections();
     for a in &corrections.approved {
-        let rolls: Vec<String> = (a.take_back_to..a.proposal)
+        let rolls: Vec<String> = a
+            .superseded()
             .filter(|n| !log[*n].dice.is_empty())
             .map(|n| format!("log[{n}] rolled {}", log[n].dice.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")))
             .collect();
         let rolls = if rolls.is_empty() { "no dice".to_string() } else { rolls.join(", ") };
         out.push_str(&format!(
-            "correction: log[{}] {} proposed taking back log[{}..{}], approved in log[{}] by {}; superseded rolls: {rolls}\n",
+            "correction: log[{}] {} proposed {}, approved in log[{}] by {}; superseded rolls: {rolls}\n",
             a.proposal,
             power_of(a.proposal),
-            a.take_back_to,
-            a.proposal,
+            a.change.describe(a.proposal),
             a.approval,
             power_of(a.approval),
         ));
     }
-    if let Some((proposal, to)) = corrections.pending {
-        out.push_str(&format!("correction open: log[{proposal}] {} proposes taking back log[{to}..{proposal}]\n", power_of(proposal)));
+    if let Some((proposal, change)) = &corrections.pending {
+        out.push_str(&format!("correction open: log[{proposal}] {} proposes {}\n", power_of(*proposal), change.describe(*proposal)));
     }
     out
 }

@@ -134,6 +134,31 @@ pub fn load(case: &Value) -> Result<Loaded, String> {
     Ok(Loaded { game, names, dice })
 }
 
+/// A position corrected in a game in progress (a correction by consent,
+/// warboard_record's table entries): FORMAT.md `state` changes limited to
+/// `ipcs` (banks set), `control` and `units` (added), read with the case
+/// vocabulary's checks, and units removed (with what they carry). The turn
+/// order, the turn's start and what it conquered stay as they were: the
+/// correction fixes the board, not the turn's history.
+pub fn correct_position(game: &mut Game, changes: &Value, remove: &[UnitId]) -> Result<(), String> {
+    const CORRECTABLE: [&str; 3] = ["ipcs", "control", "units"];
+    let object = changes.as_object().ok_or("the corrected position is an object of FORMAT.md `state` fields")?;
+    if let Some(k) = object.keys().find(|k| !CORRECTABLE.contains(&k.as_str())) {
+        return Err(format!("a correction sets `ipcs`, `control` and `units`, not `{k}`"));
+    }
+    Vocabulary::of(&game.ruleset).state(changes)?;
+    if let Some(missing) = remove.iter().find(|id| game.state.unit(**id).is_none()) {
+        return Err(format!("unit u{} is not on the board", missing.0));
+    }
+    let kept = (game.state.order.clone(), game.state.start_control.clone(), game.state.conquered.clone());
+    game.state.remove_units(remove);
+    apply_state(game, changes, &mut HashMap::new())?;
+    // Convoys and combined nations follow the new board as at any start.
+    game.settle_position();
+    (game.state.order, game.state.start_control, game.state.conquered) = kept;
+    Ok(())
+}
+
 fn apply_state(game: &mut Game, state: &Value, names: &mut HashMap<String, UnitId>) -> Result<(), String> {
     if let Some(r) = field(state, "round") {
         game.state.round = r.as_u64().filter(|r| *r >= 1).and_then(|r| u32::try_from(r).ok()).ok_or("`round` counts from 1")?;

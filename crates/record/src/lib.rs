@@ -37,5 +37,5 @@ pub use names::{parse_unit_name, unit_name};
 pub use proven::ProofSummary;
 pub use record::{Record, UNDO_POLICY};
 pub use start::{Position, Start};
-pub use table_entry::{Approved, ClockEvent, CorrectionStep, Corrections, TableEntry, TABLE_SEAT};
+pub use table_entry::{Approved, Change, ClockEvent, CorrectionStep, Corrections, TableEntry, TABLE_SEAT};
 pub use write::action_to_format;

@@ -8,7 +8,7 @@ use crate::hash::state_hash;
 use crate::limits;
 use crate::names::names_now;
 use crate::start::Start;
-use crate::table_entry::{Approved, CorrectionStep, Corrections, TableEntry};
+use crate::table_entry::{Approved, Change, CorrectionStep, Corrections, TableEntry};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -593,25 +593,23 @@ impl Record {
                 return refuse("table/host-only", "only the host's clock notes reminders, expiries and changes of seat".into())
             }
             TableEntry::Clock { .. } => {}
-            TableEntry::Correction { step: CorrectionStep::Propose { take_back_to }, .. } => {
-                if let Some((proposal, _)) = corrections.pending {
+            TableEntry::Correction { step: CorrectionStep::Propose(change), .. } => {
+                if let Some((proposal, _)) = &corrections.pending {
                     return refuse(
                         "correction/pending",
                         format!("entry {proposal} proposes a correction already: it is approved or declined before another is proposed"),
                     );
                 }
-                let floor = corrections.floor();
-                if take_back_to < floor || take_back_to >= n {
-                    let reach = if floor > 0 { format!("back to entry {floor}, the first after the last correction,") } else { "back to the first entry".into() };
-                    return refuse("correction/out-of-reach", format!("a correction takes back entries of the log {reach} at most; there are {n}"));
+                match &change {
+                    Change::TakeBack { to } => self.check_take_back(*to, corrections.floor())?,
+                    // Tried now, so that a position that cannot be is refused
+                    // before the other side is asked.
+                    Change::Position { .. } => drop(self.corrected(&self.game.state, &change)?),
                 }
-                if self.log[take_back_to].resolved.is_none() {
-                    return refuse("correction/not-an-action", format!("entry {take_back_to} is a note of the table, no action to take back"));
-                }
-                corrections.pending = Some((n, take_back_to));
+                corrections.pending = Some((n, change));
             }
             TableEntry::Correction { power, step: CorrectionStep::Approve { proposal } | CorrectionStep::Decline { proposal } } => {
-                let Some((pending, take_back_to)) = corrections.pending.filter(|(p, _)| *p == proposal) else {
+                let Some((pending, change)) = corrections.pending.take().filter(|(p, _)| *p == proposal) else {
                     return refuse("correction/not-open", self.not_open(proposal));
                 };
                 if matches!(table, TableEntry::Correction { step: CorrectionStep::Approve { .. }, .. }) {
@@ -620,10 +618,12 @@ impl Record {
                     if proposer.is_some_and(|p| p == power || teams.team_of(p).is_some_and(|t| teams.team_of(power) == Some(t))) {
                         return refuse("correction/own-side", "a correction is approved by the other side, not by the side that proposed it".into());
                     }
-                    state = Some(self.state_before(take_back_to)?);
-                    corrections.approved.push(Approved { approval: n, proposal: pending, take_back_to });
+                    state = Some(match &change {
+                        Change::TakeBack { to } => self.state_before(*to)?,
+                        Change::Position { .. } => self.corrected(&self.game.state, &change)?,
+                    });
+                    corrections.approved.push(Approved { approval: n, proposal: pending, change });
                 }
-                corrections.pending = None;
             }
         }
         if let Some(state) = state {
@@ -635,9 +635,46 @@ impl Record {
         Ok(self.log.last().expect("an entry was just pushed"))
     }
 
+    /// A take-back reaches no further than the first entry after the last
+    /// correction, and takes back an action, not a note.
+    fn check_take_back(&self, to: usize, floor: usize) -> Result<(), ApplyError> {
+        let refuse = |code: &'static str, message: String| Err(ApplyError::Rejected(RuleError::new(code, message)));
+        let n = self.log.len();
+        if to < floor || to >= n {
+            let reach = if floor > 0 { format!("back to entry {floor}, the first after the last correction,") } else { "back to the first entry".into() };
+            return refuse("correction/out-of-reach", format!("a correction takes back entries of the log {reach} at most; there are {n}"));
+        }
+        if self.log[to].resolved.is_none() {
+            return refuse("correction/not-an-action", format!("entry {to} is a note of the table, no action to take back"));
+        }
+        Ok(())
+    }
+
+    /// `state` with a corrected position applied (`Change::Position`): the
+    /// units to remove named as any action names them, the result a
+    /// position a game could reach (`correction/bad-position` otherwise).
+    fn corrected(&self, state: &GameState, change: &Change) -> Result<GameState, ApplyError> {
+        let Change::Position { state: changes, remove } = change else { return Ok(state.clone()) };
+        let bad = |why: String| ApplyError::Rejected(RuleError::new("correction/bad-position", format!("the corrected position cannot be: {why}")));
+        let names = names_now(state, &self.position_names);
+        let remove = remove.iter().map(|n| names.get(n).copied().ok_or_else(|| bad(format!("no unit is named `{n}`")))).collect::<Result<Vec<_>, _>>()?;
+        let mut game = Game { ruleset: self.game.ruleset.clone(), state: state.clone() };
+        case::correct_position(&mut game, changes, &remove).map_err(bad)?;
+        if let Some(why) = warboard_rules::setup::impossible_position(&game) {
+            return Err(bad(why));
+        }
+        Ok(game.state)
+    }
+
     /// Why entry `proposal` is not an open proposal.
     fn not_open(&self, proposal: usize) -> String {
-        let proposes = self.log.get(proposal).is_some_and(|e| e.action.value().get("take_back_to").is_some() && e.resolved.is_none());
+        let proposes = self.log.get(proposal).is_some_and(|e| {
+            e.resolved.is_none()
+                && matches!(
+                    TableEntry::parse(&self.game.ruleset, &e.action.value()),
+                    Ok(Some(TableEntry::Correction { step: CorrectionStep::Propose(_), .. }))
+                )
+        });
         if proposes {
             format!("the correction entry {proposal} proposed is no longer open: it was answered, or the game went on after it")
         } else {
@@ -654,12 +691,14 @@ impl Record {
     }
 
     /// The state the game stood in before entry `n` of the log: from the
-    /// last correction approved before it (itself the state before the
-    /// entry it took back to), or from the start, the entries in between
-    /// applied again with the dice they rolled.
+    /// last correction approved before it (the state before the entry it
+    /// took back to, or before the approval with the position corrected),
+    /// or from the start, the entries in between applied again with the
+    /// dice they rolled.
     fn state_before(&self, n: usize) -> Result<GameState, ApplyError> {
         let (state, from) = match self.corrections.last_before(n) {
-            Some(a) => (self.state_before(a.take_back_to)?, a.approval + 1),
+            Some(a @ Approved { change: Change::TakeBack { to }, .. }) => (self.state_before(*to)?, a.approval + 1),
+            Some(a) => (self.corrected(&self.state_before(a.approval)?, &a.change)?, a.approval + 1),
             None => (self.start.build().map_err(|e| ApplyError::Internal(format!("the start cannot be built again: {e}")))?.game.state, 0),
         };
         let mut game = Game { ruleset: self.game.ruleset.clone(), state };

@@ -11,11 +11,15 @@
 //!   Made by the host only (`by: engine`); no effect on the game.
 //! - `{"type":"correction","power":P,"take_back_to":N}`: `P`'s side
 //!   proposes to take back the log's entries from `N` on, dice rolled
-//!   included; `{"type":"correction","power":P,"approve":M}` — a power of
-//!   another side approves proposal `M` (the entry's number), and the game
-//!   returns to where it stood before entry `N`; `"decline":M`, by either
-//!   side, ends the proposal. A proposal lapses when a rules action follows
-//!   it. The taken-back entries stay in the log, superseded.
+//!   included; `{"type":"correction","power":P,"state":{…},"remove":[U…]}`
+//!   proposes to correct the position as it stands: FORMAT.md `state`
+//!   changes (`ipcs`, `control`, `units` added) and units removed by name;
+//!   `{"type":"correction","power":P,"approve":M}` — a power of another
+//!   side approves proposal `M` (the entry's number), and the game returns
+//!   to where it stood before entry `N` (or its position is corrected);
+//!   `"decline":M`, by either side, ends the proposal. A proposal lapses
+//!   when a rules action follows it. The taken-back entries stay in the
+//!   log, superseded.
 
 use serde_json::{Map, Value};
 use warboard_rules::{PowerId, Ruleset};
@@ -71,18 +75,22 @@ impl ClockEvent {
 
 /// A correction by consent (issue 31, point 7): proposed by one side,
 /// taking effect when another side approves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CorrectionStep {
-    /// Take back the log's entries from this one on.
-    Propose {
-        take_back_to: usize,
-    },
-    Approve {
-        proposal: usize,
-    },
-    Decline {
-        proposal: usize,
-    },
+    Propose(Change),
+    Approve { proposal: usize },
+    Decline { proposal: usize },
+}
+
+/// What a correction changes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The game returns to where it stood before entry `to`; the entries
+    /// from it to the proposal are superseded.
+    TakeBack { to: usize },
+    /// The position as it stands, corrected: FORMAT.md `state` changes
+    /// (`ipcs`, `control`, `units` added) and units removed by name.
+    Position { state: Value, remove: Vec<String> },
 }
 
 impl TableEntry {
@@ -143,43 +151,88 @@ fn clock(rs: &Ruleset, object: &Map<String, Value>) -> Result<TableEntry, String
 }
 
 fn correction(rs: &Ruleset, object: &Map<String, Value>) -> Result<TableEntry, String> {
-    only_fields(object, &["type", "power", "take_back_to", "approve", "decline"], "a correction")?;
+    only_fields(object, &["type", "power", "take_back_to", "state", "remove", "approve", "decline"], "a correction")?;
     let power = power(rs, object.get("power"), "a correction")?;
     let number = |key: &str| {
         object.get(key).map(|v| v.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or(format!("`{key}` is an entry's number")))
     };
+    let position = (object.contains_key("state") || object.contains_key("remove")).then(|| position_change(object));
     let steps = [
-        number("take_back_to").map(|n| n.map(|n| CorrectionStep::Propose { take_back_to: n })),
+        number("take_back_to").map(|n| n.map(|to| CorrectionStep::Propose(Change::TakeBack { to }))),
+        position.map(|c| c.map(CorrectionStep::Propose)),
         number("approve").map(|n| n.map(|n| CorrectionStep::Approve { proposal: n })),
         number("decline").map(|n| n.map(|n| CorrectionStep::Decline { proposal: n })),
     ];
     let mut given = steps.into_iter().flatten();
-    let step = given.next().ok_or("a correction proposes (`take_back_to`), approves or declines (`approve`, `decline`)")??;
+    let what = "a correction proposes (`take_back_to`, or `state` and `remove`), approves (`approve`) or declines (`decline`)";
+    let step = given.next().ok_or(what)??;
     if given.next().is_some() {
-        return Err("a correction does one thing: `take_back_to`, `approve` or `decline`".into());
+        return Err(format!("{what}: one of them"));
     }
     Ok(TableEntry::Correction { power, step })
+}
+
+fn position_change(object: &Map<String, Value>) -> Result<Change, String> {
+    let state = object.get("state").cloned().unwrap_or_else(|| Value::Object(Map::new()));
+    let Some(fields) = state.as_object() else { return Err("a correction's `state` is an object of FORMAT.md `state` fields".into()) };
+    let remove: Vec<String> = match object.get("remove") {
+        None => Vec::new(),
+        Some(list) => {
+            let list = list.as_array().ok_or("`remove` lists units by name")?;
+            list.iter().map(|u| u.as_str().map(str::to_string).ok_or("`remove` lists units by name (`u12`, or a position's name)")).collect::<Result<_, _>>()?
+        }
+    };
+    if fields.is_empty() && remove.is_empty() {
+        return Err("a corrected position changes something: `state` or `remove`".into());
+    }
+    Ok(Change::Position { state, remove })
 }
 
 /// Where a game's corrections stand, kept as the log grows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Corrections {
-    /// The proposal still open: its entry's number and the entry it takes
-    /// back to.
-    pub pending: Option<(usize, usize)>,
-    /// Every correction approved: (the approval's entry, the proposal's
-    /// entry, the first entry taken back), in log order.
+    /// The proposal still open: its entry's number and what it changes.
+    pub pending: Option<(usize, Change)>,
+    /// Every correction approved, in log order.
     pub approved: Vec<Approved>,
 }
 
 /// A correction that took effect.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Approved {
     pub approval: usize,
     pub proposal: usize,
-    /// The game returned to where it stood before this entry; the entries
-    /// from here to the approval are superseded.
-    pub take_back_to: usize,
+    pub change: Change,
+}
+
+impl Change {
+    /// The change in a few words, for `warboard verify` and logs:
+    /// "taking back log[4..7]" for a proposal made in entry 7.
+    pub fn describe(&self, proposal: usize) -> String {
+        match self {
+            Change::TakeBack { to } => format!("taking back log[{to}..{proposal}]"),
+            Change::Position { state, remove } => {
+                let mut parts = Vec::new();
+                if state.as_object().is_some_and(|o| !o.is_empty()) {
+                    parts.push(format!("setting {state}"));
+                }
+                if !remove.is_empty() {
+                    parts.push(format!("removing {}", remove.join(", ")));
+                }
+                format!("correcting the position ({})", parts.join("; "))
+            }
+        }
+    }
+}
+
+impl Approved {
+    /// The entries it took back (none for a corrected position).
+    pub fn superseded(&self) -> std::ops::Range<usize> {
+        match self.change {
+            Change::TakeBack { to } => to..self.proposal,
+            Change::Position { .. } => self.proposal..self.proposal,
+        }
+    }
 }
 
 impl Corrections {
@@ -196,7 +249,7 @@ impl Corrections {
 
     /// Whether entry `n` was taken back by a correction.
     pub fn superseded(&self, n: usize) -> bool {
-        self.approved.iter().any(|a| (a.take_back_to..a.proposal).contains(&n))
+        self.approved.iter().any(|a| a.superseded().contains(&n))
     }
 }
 
@@ -218,8 +271,11 @@ mod tests {
         let take_back = serde_json::json!({"type":"correction","power":"russia","take_back_to":3});
         assert!(matches!(
             TableEntry::parse(&g, &take_back),
-            Ok(Some(TableEntry::Correction { step: CorrectionStep::Propose { take_back_to: 3 }, .. }))
+            Ok(Some(TableEntry::Correction { step: CorrectionStep::Propose(Change::TakeBack { to: 3 }), .. }))
         ));
+        let position = serde_json::json!({"type":"correction","power":"russia","state":{"ipcs":{"russia":30}},"remove":["u3"]});
+        let parsed = TableEntry::parse(&g, &position);
+        assert!(matches!(parsed, Ok(Some(TableEntry::Correction { step: CorrectionStep::Propose(Change::Position { .. }), .. }))), "{parsed:?}");
         for bad in [
             serde_json::json!({"type":"table","event":"nap","powers":["germany"]}),
             serde_json::json!({"type":"table","event":"expired","powers":[]}),
@@ -229,6 +285,9 @@ mod tests {
             serde_json::json!({"type":"correction","power":"russia","approve":1,"decline":1}),
             serde_json::json!({"type":"correction","power":"russia","approve":-1}),
             serde_json::json!({"type":"correction","take_back_to":1}),
+            serde_json::json!({"type":"correction","power":"russia","state":{}}),
+            serde_json::json!({"type":"correction","power":"russia","remove":"u3"}),
+            serde_json::json!({"type":"correction","power":"russia","state":{"ipcs":{}},"take_back_to":1}),
         ] {
             assert!(TableEntry::parse(&g, &bad).is_err(), "{bad} is refused");
         }

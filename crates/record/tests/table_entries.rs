@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use warboard_record::testing::{LocalClub, RUSSIAN_TURN};
-use warboard_record::{Approved, DiceMode, Origin, Record, Start};
+use warboard_record::{Approved, Change, DiceMode, Origin, Record, Start};
 
 fn action(text: &str) -> Value {
     serde_json::from_str(text).unwrap()
@@ -45,14 +45,14 @@ fn an_approved_take_back_returns_the_game_to_before_the_roll_and_keeps_the_roll_
     }
     let rolled = record.log()[6].dice.clone();
     record.apply(&json!({"type": "correction", "power": "russia", "take_back_to": 6}), Origin::Client).unwrap();
-    assert_eq!(record.corrections().pending, Some((7, 6)));
+    assert_eq!(record.corrections().pending, Some((7, Change::TakeBack { to: 6 })));
     // The proposing side does not approve its own correction.
     assert_eq!(code(&mut record, json!({"type": "correction", "power": "russia", "approve": 7}), Origin::Client), "correction/own-side");
     assert_eq!(code(&mut record, json!({"type": "correction", "power": "uk", "approve": 7}), Origin::Client), "correction/own-side");
     assert_eq!(code(&mut record, json!({"type": "correction", "power": "germany", "approve": 6}), Origin::Client), "correction/not-open");
     record.apply(&json!({"type": "correction", "power": "germany", "approve": 7}), Origin::Client).unwrap();
     assert_eq!(record.state(), before_battle.state(), "the game stands where it stood before entry 6");
-    assert_eq!(record.corrections().approved, vec![Approved { approval: 8, proposal: 7, take_back_to: 6 }]);
+    assert_eq!(record.corrections().approved, vec![Approved { approval: 8, proposal: 7, change: Change::TakeBack { to: 6 } }]);
     assert!(record.corrections().superseded(6) && !record.corrections().superseded(5) && !record.corrections().superseded(7));
     assert_eq!(record.log()[6].dice, rolled, "the superseded roll stays in the record");
     // The battle is fought again, with new dice from the game's stream.
@@ -171,4 +171,44 @@ fn in_a_proven_game_notes_and_corrections_are_links_of_the_chain() {
     let text = record.to_save_string().replace(r#""deadline":"9 o'clock""#, r#""deadline":"8 o'clock""#);
     let err = Record::load(&text).unwrap_err();
     assert!(err.code().starts_with("record/") || err.code().starts_with("save/"), "{}", err.code());
+}
+
+#[test]
+fn a_corrected_position_takes_effect_when_the_other_side_approves() {
+    let mut record = after_the_battle();
+    let state = record.state().clone();
+    let russia = record.game().ruleset.power_by_name("russia").unwrap();
+    let armor = state.units.iter().find(|u| u.owner == russia && u.kind.name() == "armor").map(|u| u.id).unwrap();
+    let name = warboard_record::unit_name(armor);
+    for (bad, why) in [
+        (json!({"type": "correction", "power": "russia", "remove": ["u99999"]}), "no unit is named"),
+        (json!({"type": "correction", "power": "russia", "state": {"phase": "purchase"}}), "not `phase`"),
+        (json!({"type": "correction", "power": "russia", "state": {"units": [{"at": "SZ1", "owner": "russia", "type": "armor"}]}}), "SZ1"),
+    ] {
+        let before = record.to_save_string();
+        let err = record.apply(&bad, Origin::Client).map(|_| ()).unwrap_err();
+        assert_eq!(err.code(), "correction/bad-position", "{bad}: {err}");
+        assert!(err.to_string().contains(why), "{err} names {why}");
+        assert_eq!(record.to_save_string(), before);
+    }
+    let fix = json!({"type": "correction", "power": "russia", "state": {"ipcs": {"russia": 40}, "units": [{"at": "MOS", "owner": "russia", "type": "infantry", "count": 2}]}, "remove": [name]});
+    record.apply(&fix, Origin::Client).unwrap();
+    assert_eq!(record.state(), &state, "nothing changes before the approval");
+    record.apply(&json!({"type": "correction", "power": "germany", "approve": 7}), Origin::Client).unwrap();
+    let s = record.state();
+    assert_eq!(s.ipcs[russia.index()], 40);
+    assert!(s.unit(armor).is_none(), "the armor is gone");
+    let mos = record.game().ruleset.map.id("MOS").unwrap();
+    let infantry_at = |st: &warboard_rules::GameState| st.units.iter().filter(|u| u.at == mos && u.kind.name() == "infantry").count();
+    assert_eq!(infantry_at(s), infantry_at(&state) + 2);
+    assert_eq!((s.round, s.turn, s.phase), (state.round, state.turn, state.phase), "the turn goes on where it was");
+    assert!(!record.corrections().superseded(6), "a corrected position supersedes no entry");
+    // The game goes on; a later take-back returns to the corrected position.
+    let corrected = record.state().clone();
+    record.apply(&action(RUSSIAN_TURN[7]), Origin::Client).unwrap();
+    record.apply(&json!({"type": "correction", "power": "russia", "take_back_to": 9}), Origin::Client).unwrap();
+    record.apply(&json!({"type": "correction", "power": "japan", "approve": 10}), Origin::Client).unwrap();
+    assert_eq!(record.state(), &corrected);
+    let loaded = reloaded(&record);
+    assert_eq!(loaded.state(), record.state());
 }

@@ -439,9 +439,14 @@ async fn send(socket: &mut WebSocket, value: &Value) -> Result<(), axum::Error> 
 /// and the first entry a new one may take back.
 fn correction_json(record: &warboard_record::Record) -> Value {
     let c = record.corrections();
-    let pending = c.pending.map(|(proposal, take_back_to)| {
-        let by = record.log().get(proposal).and_then(|e| e.action.value()["power"].as_str().map(str::to_string));
-        json!({"proposal": proposal, "take_back_to": take_back_to, "by": by})
+    let pending = c.pending.as_ref().map(|(proposal, change)| {
+        let by = record.log().get(*proposal).and_then(|e| e.action.value()["power"].as_str().map(str::to_string));
+        let mut pending = json!({"proposal": proposal, "by": by, "what": change.describe(*proposal)});
+        match change {
+            warboard_record::Change::TakeBack { to } => pending["take_back_to"] = json!(to),
+            warboard_record::Change::Position { state, remove } => pending["position"] = json!({"state": state, "remove": remove}),
+        }
+        pending
     });
     json!({"pending": pending, "floor": c.floor(), "approved": c.approved.len()})
 }

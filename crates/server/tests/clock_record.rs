@@ -89,7 +89,7 @@ async fn proven_duel(db: Db) {
     assert_eq!(reply["code"], "auth/not-your-power", "a seat answers for its own powers: {reply}");
     let mut germany = server.ws(&id, Some(&axis)).await;
     let state = germany.request(json!({"cmd": "state"})).await;
-    assert_eq!(state["result"]["correction"], json!({"pending": {"proposal": 5, "take_back_to": 4, "by": "russia"}, "floor": 0, "approved": 0}));
+    assert_eq!(state["result"]["correction"], json!({"pending": {"proposal": 5, "take_back_to": 4, "by": "russia", "what": "taking back log[4..5]"}, "floor": 0, "approved": 0}));
     let reply = germany.apply(json!({"type": "correction", "power": "germany", "approve": 5})).await;
     assert_eq!(reply["reply"], "ok", "{reply}");
     let reply = russia.apply(json!({"type": "resolve", "at": "UKR"})).await;
@@ -126,7 +126,7 @@ async fn proven_duel(db: Db) {
     let summary = record.proof_summary().unwrap();
     assert!(!summary.dice_pending, "the seed is revealed at the end and every die checked: {summary:?}");
     let corrections = record.corrections();
-    assert_eq!((corrections.approved.len(), corrections.approved[0].take_back_to), (1, 4));
+    assert_eq!((corrections.approved.len(), &corrections.approved[0].change), (1, &warboard_record::Change::TakeBack { to: 4 }));
     assert!(!record.log()[4].dice.is_empty(), "the superseded roll stays in the record");
     assert_eq!(
         record.log()[10].action.value(),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 pub use warboard_record::narrate::Said;
 use warboard_record::narrate::{self, Topic, Wording};
 use warboard_rules::battle::{BattleKind, BattleResult, Decision};
-use warboard_record::{ClockEvent, CorrectionStep, Entry, TableEntry};
+use warboard_record::{Change, ClockEvent, CorrectionStep, Entry, TableEntry};
 use warboard_rules::{Action, Event, GameState, Phase, PowerId, Ruleset, SpaceId, UnitId, UnitType};
 
 /// "3 inf 1 arm" for a list of counts, in unit-table order, merging repeats.
@@ -248,8 +248,13 @@ impl Teller<'_> {
             TableEntry::Correction { power, step } => {
                 let who = self.power(power).to_string();
                 let (text, key, n) = match step {
-                    CorrectionStep::Propose { take_back_to } => {
-                        (format!("{who} proposes a correction: take back the log from entry {take_back_to} on"), "correction_proposed", take_back_to)
+                    CorrectionStep::Propose(Change::TakeBack { to }) => {
+                        (format!("{who} proposes a correction: take back the log from entry {to} on"), "correction_proposed", to)
+                    }
+                    CorrectionStep::Propose(change @ Change::Position { .. }) => {
+                        let what = change.describe(0);
+                        let line = format!("{who} proposes {what}");
+                        return Some(LogLine::told(LineKind::Note, line, Said::new("correction_position", &[("power", &who), ("what", &what)])));
                     }
                     CorrectionStep::Approve { proposal } => {
                         (format!("{who} approves the correction proposed in entry {proposal}: the game goes back"), "correction_approved", proposal)
