@@ -7,6 +7,7 @@
 //!
 //! ```text
 //! commitment = SHA-256("warboard/bid/v1" ‖ var(game) ‖ var(player) ‖ u32_be(ipcs) ‖ nonce (32 bytes))
+//! tie coin   = low bit of SHA-256(nonce of the name first in byte order ‖ the other's nonce)
 //! ```
 //!
 //! Pure: the server keeps the round's state and passes it in.
@@ -27,6 +28,17 @@ pub fn commitment(game: &str, player: &str, ipcs: u32, nonce: &[u8; 32]) -> [u8;
     h.update(ipcs.to_be_bytes());
     h.update(nonce);
     h.finalize().into()
+}
+
+/// The coin that settles equal bids: the low bit of the last byte of
+/// `SHA-256(first_nonce ‖ second_nonce)`, the nonces in the byte order of
+/// their players' names; 0: the first of the two names plays the Axis.
+/// Neither player steers it alone, since each nonce was sealed before the
+/// other was seen. (A coin from the commitments would not do: a player can
+/// try nonces until its commitment is small.)
+pub fn tie_coin(first_nonce: &[u8; 32], second_nonce: &[u8; 32]) -> u8 {
+    let digest: [u8; 32] = Sha256::new().chain_update(first_nonce).chain_update(second_nonce).finalize().into();
+    digest[31] & 1
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,6 +74,8 @@ impl BidError {
 struct Bidder {
     sealed: Option<[u8; 32]>,
     revealed: Option<u32>,
+    /// The revealed bid's nonce, for the tie coin.
+    nonce: Option<[u8; 32]>,
 }
 
 /// Two players bidding for the Axis.
@@ -116,17 +130,26 @@ impl BidRound {
             return Err(BidError::CommitmentMismatch(player.into()));
         }
         self.bids[i].revealed = Some(ipcs);
+        self.bids[i].nonce = Some(*nonce);
         Ok(())
     }
 
     /// Once both are revealed, DAAK's rule: the lower bid plays the Axis and
-    /// gets its bid. On equal bids the player whose commitment is lower
-    /// (a coin neither could steer, since each sealed blind) plays the Axis.
+    /// gets its bid. On equal bids [`tie_coin`] says who plays the Axis.
     pub fn sides(&self) -> Option<Sides> {
         let (a, b) = (self.bids[0].revealed?, self.bids[1].revealed?);
-        let first_axis = a < b || (a == b && self.bids[0].sealed < self.bids[1].sealed);
+        let first_axis = a < b || (a == b && self.coin_gives_axis_to_first()?);
         let (axis, allies) = if first_axis { (0, 1) } else { (1, 0) };
         Some(Sides { axis: self.players[axis].clone(), allies: self.players[allies].clone(), axis_ipcs: a.min(b) })
+    }
+
+    /// Whether the tie coin gives the Axis to `players[0]`; `None` before
+    /// both nonces are revealed.
+    fn coin_gives_axis_to_first(&self) -> Option<bool> {
+        let (n0, n1) = (self.bids[0].nonce.as_ref()?, self.bids[1].nonce.as_ref()?);
+        let zero_is_first = self.players[0].as_bytes() < self.players[1].as_bytes();
+        let coin = if zero_is_first { tie_coin(n0, n1) } else { tie_coin(n1, n0) };
+        Some((coin == 0) == zero_is_first)
     }
 }
 
@@ -163,15 +186,22 @@ mod tests {
     }
 
     #[test]
-    fn equal_bids_are_settled_by_the_commitments() {
-        let mut round = BidRound::new("g", ["a", "b"]);
-        let (ca, cb) = (commitment("g", "a", 5, &[7; 32]), commitment("g", "b", 5, &[8; 32]));
-        round.seal("a", ca).unwrap();
-        round.seal("b", cb).unwrap();
-        round.reveal("b", 5, &[8; 32]).unwrap();
-        round.reveal("a", 5, &[7; 32]).unwrap();
-        let sides = round.sides().unwrap();
-        assert_eq!(sides.axis, if ca < cb { "a" } else { "b" });
-        assert_eq!(sides.axis_ipcs, 5);
+    fn equal_bids_are_settled_by_the_nonces_coin() {
+        // Nonces giving each coin, and each order of the players in the round.
+        let nonces = |coin: u8| (0u8..=255).map(|n| ([7; 32], [n; 32])).find(|(a, b)| tie_coin(a, b) == coin).unwrap();
+        for coin in [0, 1] {
+            let (na, nb) = nonces(coin);
+            for players in [["a", "b"], ["b", "a"]] {
+                let mut round = BidRound::new("g", players);
+                round.seal("a", commitment("g", "a", 5, &na)).unwrap();
+                round.seal("b", commitment("g", "b", 5, &nb)).unwrap();
+                round.reveal("b", 5, &nb).unwrap();
+                round.reveal("a", 5, &na).unwrap();
+                let sides = round.sides().unwrap();
+                // "a" sorts first: coin 0 gives it the Axis.
+                assert_eq!(sides.axis, if coin == 0 { "a" } else { "b" }, "coin {coin}, players {players:?}");
+                assert_eq!(sides.axis_ipcs, 5);
+            }
+        }
     }
 }

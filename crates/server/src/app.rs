@@ -195,6 +195,7 @@ pub fn router(state: AppState) -> Router {
         .merge(crate::orders::routes())
         .merge(crate::ladder::routes())
         .merge(crate::moderation::routes())
+        .merge(crate::bids::routes())
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(MAX_BODY))

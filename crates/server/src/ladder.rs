@@ -95,7 +95,7 @@ pub(crate) fn rated_row(game_id: &str, inner: &Inner, ended_at: i64) -> Option<R
         how: how.into(),
         side_a_plays: one_side(&winners_play),
         side_b_plays: one_side(&losers_play),
-        // Sealed bids are not on the server yet (docs/ladder.md).
+        // The game's settled bid, read by `keep` (src/bids.rs).
         bid: None,
     })
 }
@@ -111,9 +111,17 @@ fn verified(inner: &Inner) -> Option<Record> {
     Record::load(&record.to_save_string()).ok()
 }
 
-/// Keeps a finished game's rated result (once, whichever server); a
+/// Keeps a finished game's rated result (once, whichever server), with the
+/// IPCs the Axis got from the game's sealed bid where it had one; a
 /// failure is logged, never the game's.
-pub(crate) async fn keep(store: &Store, row: RatedRow) {
+pub(crate) async fn keep(store: &Store, mut row: RatedRow) {
+    match crate::bids::settled_bid(store, &row.game_id).await {
+        Ok(bid) => row.bid = bid.map(i64::from),
+        Err(e) => {
+            tracing::warn!(game = row.game_id, error = %e.message, "a rated result was not kept: its bid does not read");
+            return;
+        }
+    }
     if let Err(e) = store.add_rated(&row).await {
         tracing::warn!(game = row.game_id, error = %e, "a rated result was not kept");
     }

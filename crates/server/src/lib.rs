@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod bids;
 pub mod calc;
 pub mod chat;
 pub mod clock;

@@ -20,7 +20,7 @@ use crate::correspondence::ClockInfo;
 use crate::error::ApiError;
 use crate::live::{Inner, StoredStart};
 use crate::proven::{Dice, DiceChoice, StoredProof};
-use crate::store::{new_id, GameRow, GameStatus, NewGame, SeatKind, SeatRow, StoreError};
+use crate::store::{new_id, BidRow, GameRow, GameStatus, NewGame, SeatKind, SeatRow, StoreError};
 
 /// The most a computer player may think a turn (ms of simulated turns):
 /// a bound on one request's work.
@@ -48,6 +48,10 @@ pub struct CreateGame {
     /// `server` (committed at the start, revealed at the end: src/proven.rs).
     #[serde(default)]
     dice: DiceChoice,
+    /// Sides by sealed bids (src/bids.rs) instead of `seats`: the creator
+    /// against one opponent, every seat kept for the bid's outcome.
+    #[serde(default)]
+    bid: Option<crate::bids::BidSpec>,
 }
 
 fn yes() -> bool {
@@ -79,6 +83,12 @@ pub struct ListQuery {
 /// `POST /api/games`
 pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(req): StrictJson<CreateGame>) -> Result<Response, ApiError> {
     let me = &authed.account;
+    if req.bid.is_some() && !req.seats.is_empty() {
+        return Err(ApiError::bad_request(
+            "bid/with-seats",
+            "a game with a bid gets its seats from the bid: give `bid` or `seats`, not both",
+        ));
+    }
     let clock = crate::correspondence::settings_from_request(req.move_days.as_ref(), req.vacation_days.as_ref())?;
     if state.store.count_active_games_of(&me.id).await? >= state.config.max_games_per_account {
         return Err(ApiError::forbidden(
@@ -96,6 +106,10 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
     // The record checks the ruleset and every option by its documented name.
     let dice = if req.dice == DiceChoice::Seeded { DiceMode::Seeded { seed: stored.seed } } else { DiceMode::Proof };
     let record = Record::new(Start { dice, ..stored.start() }).map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+    let bid = match &req.bid {
+        Some(spec) => Some(crate::bids::check_new(&state.store, me, spec, &record).await?),
+        None => None,
+    };
     let id = new_id()?;
     if req.dice != DiceChoice::Seeded {
         let key = state.witness.key(&state.store, state.clock.as_ref()).await?;
@@ -147,7 +161,11 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
         public: req.public,
         seats,
     };
-    state.store.create_game_with_clock(&new, clock).await?;
+    match &bid {
+        // No `seats` with a bid: every seat is open, kept for the bid.
+        Some(bid) => state.store.create_game_with_bids(&new, clock, [&me.id, &bid.opponent.id], bid.rule.name()).await?,
+        None => state.store.create_game_with_clock(&new, clock).await?,
+    }
     if status == GameStatus::Playing {
         start(&state, &id).await?;
     }
@@ -157,7 +175,7 @@ pub async fn create(State(state): State<AppState>, authed: Authed, StrictJson(re
 
 /// Starts a game whose seats are all filled: the computer plays first if
 /// it holds the first power.
-async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
+pub(crate) async fn start(state: &AppState, id: &str) -> Result<(), ApiError> {
     state.store.set_status(id, GameStatus::Playing).await?;
     state.hub.reread(id).await?;
     let game = state.hub.game(id).await?;
@@ -184,8 +202,11 @@ pub async fn list(State(state): State<AppState>, who: MaybeAuthed, uri: axum::ht
     let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
     let mut seats = state.store.seats_named(&ids).await?;
     let clocks = crate::correspondence::clock_infos(&state.store, &ids).await?;
-    let games: Vec<Value> =
-        rows.iter().map(|row| game_value(row, seats.remove(&row.id).unwrap_or_default(), clocks.get(&row.id))).collect();
+    let bids = state.store.bids_of_games(&ids).await?;
+    let games: Vec<Value> = rows
+        .iter()
+        .map(|row| game_value(row, seats.remove(&row.id).unwrap_or_default(), clocks.get(&row.id), bids.get(&row.id)))
+        .collect();
     Ok(Json(json!({"games": games})))
 }
 
@@ -197,6 +218,10 @@ pub async fn show(State(state): State<AppState>, who: MaybeAuthed, Path(id): Pat
 
 /// `POST /api/games/{id}/seats/{power}`: takes an open seat.
 pub async fn take_seat(State(state): State<AppState>, authed: Authed, Path((id, power)): Path<(String, String)>) -> Result<Json<Value>, ApiError> {
+    // A game's bid rows exist from its creation: no seat is taken before.
+    if !state.store.bids(&id).await?.is_empty() {
+        return Err(ApiError::conflict("bid/seats-by-bid", "the seats of this game go to its two bidders when their bids are revealed"));
+    }
     state.store.take_seat(&id, &power, &authed.account.id).await.map_err(|e| seat_error(e, &power))?;
     let seats = state.store.seats(&id).await?;
     if seats.iter().any(|s| s.kind == SeatKind::Open) {
@@ -335,7 +360,11 @@ pub(crate) async fn visible(state: &AppState, who: &MaybeAuthed, id: &str) -> Re
     }
     let me = who.0.as_ref().map(|a| a.account.id.clone());
     let seats = state.store.seats(id).await?;
-    let plays = me.as_ref().is_some_and(|me| *me == row.created_by || seats.iter().any(|s| s.account_id.as_ref() == Some(me)));
+    let mut plays = me.as_ref().is_some_and(|me| *me == row.created_by || seats.iter().any(|s| s.account_id.as_ref() == Some(me)));
+    // A bidder holds no seat before the bid settles.
+    if let (Some(me), false) = (&me, plays) {
+        plays = state.store.bids(id).await?.iter().any(|b| b.account_id == *me);
+    }
     // A player whose seats the computer holds for it (src/correspondence.rs)
     // must still find the game to reclaim them.
     let away = match &me {
@@ -358,7 +387,8 @@ pub async fn game_json(state: &AppState, row: &GameRow) -> Result<Value, ApiErro
     let ids = std::slice::from_ref(&row.id);
     let seats = state.store.seats_named(ids).await?.remove(&row.id).unwrap_or_default();
     let clock = crate::correspondence::clock_infos(&state.store, ids).await?.remove(&row.id);
-    Ok(game_value(row, seats, clock.as_ref()))
+    let bids = state.store.bids(&row.id).await?;
+    Ok(game_value(row, seats, clock.as_ref(), Some(&bids).filter(|b| !b.is_empty())))
 }
 
 /// How the game's dice are made: `seeded`, or `server` with the chain's
@@ -381,8 +411,14 @@ fn dice_json(row: &GameRow) -> Value {
 }
 
 /// A game as the lobby describes it, from its row, its seats with the
-/// names of the accounts holding them, and its clock where it has one.
-fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>, clock: Option<&ClockInfo>) -> Value {
+/// names of the accounts holding them, its clock where it has one, and its
+/// bidders where its sides are bid for (the round itself: `GET …/bid`).
+fn game_value(
+    row: &GameRow,
+    named: Vec<(crate::store::SeatRow, Option<String>)>,
+    clock: Option<&ClockInfo>,
+    bids: Option<&Vec<BidRow>>,
+) -> Value {
     let mut seats = Vec::new();
     for (s, holder) in &named {
         let kind = match s.kind {
@@ -419,5 +455,12 @@ fn game_value(row: &GameRow, named: Vec<(crate::store::SeatRow, Option<String>)>
         "seats": seats,
         "clock": clock,
         "dice": dice_json(row),
+        "bid": bids.map(|b| bid_json(b)),
     })
+}
+
+/// A bidding game's rule and bidders, by name, for game lists.
+fn bid_json(bids: &[BidRow]) -> Value {
+    let bidders: Vec<&str> = bids.iter().map(|b| b.name.as_str()).collect();
+    json!({"rule": bids.first().map(|b| b.rule.as_str()), "bidders": bidders})
 }

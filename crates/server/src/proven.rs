@@ -64,6 +64,16 @@ impl StoredProof {
         Ok(StoredProof { header, seed })
     }
 
+    /// Binds the header to the start the game finally has: a bidding game's
+    /// start changes when its bid settles (src/bids.rs), before any entry.
+    /// The seed, its commitment and the seats stay as they were.
+    pub fn rebind(&mut self, record: &Record) -> Result<(), ApiError> {
+        let (ruleset, start_state_hash) = record.proof_binding().map_err(|e| ApiError::bad_request(e.code(), e.to_string()))?;
+        self.header.ruleset = ruleset;
+        self.header.start_state_hash = start_state_hash;
+        Ok(())
+    }
+
     /// The server mode's seed (None in beacon mode).
     pub fn seed(&self) -> Result<Option<[u8; 32]>, ApiError> {
         self.seed.as_deref().map(|s| from_hex_n(s).map_err(|e| ApiError::internal(format!("a stored seed that does not read: {e}")))).transpose()

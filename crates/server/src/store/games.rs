@@ -1,7 +1,7 @@
 //! Games and their seats.
 
 use sqlx::any::AnyRow;
-use sqlx::Row;
+use sqlx::{Any, Row, Transaction};
 
 use super::error::conflict_if_unique;
 use super::{Store, StoreError};
@@ -144,45 +144,7 @@ impl Store {
     /// says: the game and its clock are recorded together or not at all.
     pub async fn create_game_with_clock(&self, game: &NewGame, clock: Option<super::ClockSettings>) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, ruleset, options_json, start_json, created_by, created_at, \
-                                is_public, status, seq) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)",
-        )
-        .bind(&game.id)
-        .bind(&game.ruleset)
-        .bind(&game.options_json)
-        .bind(&game.start_json)
-        .bind(&game.created_by)
-        .bind(game.created_at)
-        .bind(i64::from(game.public))
-        .bind(GameStatus::Open.as_str())
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| conflict_if_unique(e, "a game with this id exists"))?;
-        for (ordinal, seat) in game.seats.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO seats (game_id, ordinal, power, kind, account_id, think_ms) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
-            )
-            .bind(&game.id)
-            .bind(ordinal as i64)
-            .bind(&seat.power)
-            .bind(seat.kind.as_str())
-            .bind(seat.account_id.as_deref())
-            .bind(seat.think_ms)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| conflict_if_unique(e, "a power is seated twice"))?;
-        }
-        if let Some(clock) = clock {
-            sqlx::query("INSERT INTO game_clocks (game_id, move_days, vacation_days) VALUES ($1, $2, $3)")
-                .bind(&game.id)
-                .bind(clock.move_days)
-                .bind(clock.vacation_days)
-                .execute(&mut *tx)
-                .await?;
-        }
+        insert_game(&mut tx, game, clock).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -306,23 +268,27 @@ impl Store {
         Ok(())
     }
 
-    /// Public games waiting for players, newest first.
+    /// Public games waiting for players, newest first; a game whose seats
+    /// wait for its bid (src/bids.rs) is no one else's to join.
     pub async fn open_games(&self, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE status = 'open' AND is_public = 1 \
+               AND NOT EXISTS (SELECT 1 FROM bids WHERE bids.game_id = games.id) \
              ORDER BY created_at DESC, id LIMIT $1"
         );
         let rows = sqlx::query(&sql).bind(limit).fetch_all(&self.pool).await?;
         rows.iter().map(game_from_row).collect()
     }
 
-    /// Games the account created or holds a seat in (or the computer holds
-    /// its seats for it, src/correspondence.rs), newest first.
+    /// Games the account created, bids in (src/bids.rs) or holds a seat in
+    /// (or the computer holds its seats for it, src/correspondence.rs),
+    /// newest first.
     pub async fn games_of(&self, account_id: &str, limit: i64) -> Result<Vec<GameRow>, StoreError> {
         let sql = format!(
             "SELECT {GAME_COLUMNS} FROM games \
              WHERE games.created_by = $1 \
                 OR games.id IN (SELECT seats.game_id FROM seats WHERE seats.account_id = $1) \
+                OR games.id IN (SELECT bids.game_id FROM bids WHERE bids.account_id = $1) \
                 OR games.id IN (SELECT clock_takeovers.game_id FROM clock_takeovers WHERE clock_takeovers.account_id = $1) \
              ORDER BY created_at DESC, id LIMIT $2"
         );
@@ -338,4 +304,54 @@ impl Store {
             .await?;
         Ok(count)
     }
+}
+
+/// Records a new, open game, its seats and its clock, in the caller's
+/// transaction (a game with a bid records its bidders in the same one:
+/// src/store/bids.rs).
+pub(super) async fn insert_game(
+    tx: &mut Transaction<'_, Any>,
+    game: &NewGame,
+    clock: Option<super::ClockSettings>,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO games (id, ruleset, options_json, start_json, created_by, created_at, \
+                            is_public, status, seq) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)",
+    )
+    .bind(&game.id)
+    .bind(&game.ruleset)
+    .bind(&game.options_json)
+    .bind(&game.start_json)
+    .bind(&game.created_by)
+    .bind(game.created_at)
+    .bind(i64::from(game.public))
+    .bind(GameStatus::Open.as_str())
+    .execute(&mut **tx)
+    .await
+    .map_err(|e| conflict_if_unique(e, "a game with this id exists"))?;
+    for (ordinal, seat) in game.seats.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO seats (game_id, ordinal, power, kind, account_id, think_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&game.id)
+        .bind(ordinal as i64)
+        .bind(&seat.power)
+        .bind(seat.kind.as_str())
+        .bind(seat.account_id.as_deref())
+        .bind(seat.think_ms)
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| conflict_if_unique(e, "a power is seated twice"))?;
+    }
+    if let Some(clock) = clock {
+        sqlx::query("INSERT INTO game_clocks (game_id, move_days, vacation_days) VALUES ($1, $2, $3)")
+            .bind(&game.id)
+            .bind(clock.move_days)
+            .bind(clock.vacation_days)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }

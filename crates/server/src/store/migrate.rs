@@ -39,6 +39,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (7, "ladder", include_str!("../../migrations/0007_ladder.sql")),
     (8, "moderation", include_str!("../../migrations/0008_moderation.sql")),
     (9, "ladder_sides", include_str!("../../migrations/0009_ladder_sides.sql")),
+    (10, "bids", include_str!("../../migrations/0010_bids.sql")),
 ];
 
 /// The line that starts the lines of one backend, or (`all`) of both.

@@ -7,6 +7,7 @@
 //! clock, so the server can inject one), BIGINT 0/1 for flags.
 
 mod accounts;
+mod bids;
 mod chat;
 mod clock;
 mod error;
@@ -27,6 +28,7 @@ use sqlx::Connection as _;
 use sqlx::{AnyConnection, AnyPool};
 
 pub use accounts::Account;
+pub use bids::{BidLock, BidRow};
 pub use chat::ChatRow;
 pub use clock::{
     ClockRow, ClockSettings, EventKind, EventRow, NewEvent, ReclaimOutcome, TakeoverRow, VacationOutcome, VacationRow, Wait, WaitStage,
