@@ -345,6 +345,24 @@ const en = {
   howClaim: "claim (time ran out)",
   recordLink: "Record",
   privateGame: "private game",
+
+  // corrections by consent
+  takeBackLabel: "Take back the game to before entry {n}",
+  takeBackTitle: "Propose a correction",
+  takeBackConfirm: "Propose to take back the game to before entry {n}? The other side must agree; dice rolled since stay in the record.",
+  takeBackConfirmLine: "Propose to take back the game to before entry {n} (“{line}”)? The other side must agree; dice rolled since stay in the record.",
+  takeBackPropose: "Propose",
+  correctionTitle: "Correction proposed",
+  correctionProposed: "{power} proposes to take back the game to before entry {n}.",
+  correctionProposedLine: "{power} proposes to take back the game to before entry {n} (“{line}”).",
+  correctionProposedChange: "{power} proposes a correction: {what}.",
+  correctionAsk: "Approving takes the game back; dice rolled since stay in the record. The proposal lapses if the game goes on first.",
+  correctionAskChange: "Approving corrects the position as proposed. The proposal lapses if the game goes on first.",
+  correctionWaiting: "Waiting for the other side to approve or decline. The proposal lapses if the game goes on first.",
+  correctionWatching: "The other side approves or declines.",
+  correctionApprove: "Approve",
+  correctionDecline: "Decline",
+  correctionWithdraw: "Withdraw",
 } as const;
 
 export type Key = keyof typeof en;
@@ -681,6 +699,24 @@ const de: Record<Key, string> = {
   howClaim: "beansprucht (Zeit abgelaufen)",
   recordLink: "Aufzeichnung",
   privateGame: "private Partie",
+
+  // corrections by consent
+  takeBackLabel: "Das Spiel bis vor Eintrag {n} zurücknehmen",
+  takeBackTitle: "Korrektur vorschlagen",
+  takeBackConfirm: "Vorschlagen, das Spiel bis vor Eintrag {n} zurückzunehmen? Die andere Seite muss zustimmen; seither gewürfelte Würfel bleiben in der Aufzeichnung.",
+  takeBackConfirmLine: "Vorschlagen, das Spiel bis vor Eintrag {n} („{line}“) zurückzunehmen? Die andere Seite muss zustimmen; seither gewürfelte Würfel bleiben in der Aufzeichnung.",
+  takeBackPropose: "Vorschlagen",
+  correctionTitle: "Korrektur vorgeschlagen",
+  correctionProposed: "{power} schlägt vor, das Spiel bis vor Eintrag {n} zurückzunehmen.",
+  correctionProposedLine: "{power} schlägt vor, das Spiel bis vor Eintrag {n} („{line}“) zurückzunehmen.",
+  correctionProposedChange: "{power} schlägt eine Korrektur vor: {what}.",
+  correctionAsk: "Wer zustimmt, nimmt das Spiel zurück; seither gewürfelte Würfel bleiben in der Aufzeichnung. Geht das Spiel vorher weiter, verfällt der Vorschlag.",
+  correctionAskChange: "Wer zustimmt, berichtigt die Stellung wie vorgeschlagen. Geht das Spiel vorher weiter, verfällt der Vorschlag.",
+  correctionWaiting: "Die andere Seite stimmt zu oder lehnt ab. Geht das Spiel vorher weiter, verfällt der Vorschlag.",
+  correctionWatching: "Die andere Seite stimmt zu oder lehnt ab.",
+  correctionApprove: "Zustimmen",
+  correctionDecline: "Ablehnen",
+  correctionWithdraw: "Zurückziehen",
 };
 
 const UNITS: Record<"en" | "de", Record<string, string>> = {

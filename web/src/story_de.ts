@@ -28,6 +28,7 @@ export const STORY_DE: Record<string, string> = {
   correction_approved: "{power} stimmt der in Eintrag {n} vorgeschlagenen Korrektur zu: das Spiel geht zurück",
   correction_declined: "{power} lehnt die in Eintrag {n} vorgeschlagene Korrektur ab",
   correction_proposed: "{power} schlägt eine Korrektur vor: das Protokoll ab Eintrag {n} zurücknehmen",
+  correction_position: "{power} schlägt eine Korrektur der Stellung vor: {what}",
   captured_from: "{power} erobert {at} von {powerFrom}",
   casualties_chosen: "Schlacht in {at}: Verluste gewählt: {units}",
   converted: "{power} übernimmt {count} verbündete Einheit(en) in {at} (Vaterländischer Krieg)",

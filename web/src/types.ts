@@ -68,6 +68,19 @@ export interface StateResult {
   unplaced?: Record<string, Record<string, number>>;
   /** What ending the phase now would lose (the seat the game waits for). */
   end_phase_loses?: string | null;
+  /** Where the game's corrections by consent stand. */
+  correction?: CorrectionState;
+}
+
+/** Corrections by consent (the `state` reply's `correction`): the open
+ * proposal (its entry, the power that made it, what it changes in the
+ * server's words, and the entry it takes the game back to, or the position
+ * it sets), the first entry a new proposal may take back, and how many
+ * corrections were approved. */
+export interface CorrectionState {
+  pending: { proposal: number; by: string | null; what?: string; take_back_to?: number; position?: unknown } | null;
+  floor: number;
+  approved: number;
 }
 
 export interface LegalPage {

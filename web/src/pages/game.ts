@@ -10,11 +10,12 @@ import { t, powerName, phaseName, unitName, word } from "../i18n";
 import { ChatPanel, ChatMessage } from "../chat";
 import { incomeChart } from "../chart";
 import { GameLog } from "../log";
+import { CorrectionPanel } from "../correction";
 import { ConnState, GameSocket, Hello, Push } from "../socket";
 import { ClockPanel, clockEventText } from "../clock";
 import { DiceInfo } from "../proven";
 import { OrdersPanel } from "../orders";
-import { Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
+import { CorrectionState, Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
 
 /** A small square in a power's colour (set through the CSSOM: no style attributes). */
 function swatch(power: string): HTMLSpanElement {
@@ -32,6 +33,11 @@ export function gamePage(app: App, id: string): Cleanup {
   let myPowers: string[] = [];
   let status = "playing";
   let summary: Summary | null = null;
+  // The log's length at the last `state` (the reply's `seq`): what an action
+  // or an undo is made against. The summary's `seq` counts the rules' steps
+  // only: the table's entries (clock notes, corrections) are not among them,
+  // and an approved correction takes it back.
+  let count: number | undefined;
   let position: Position | null = null;
   let items: LegalItem[] = [];
   let seen = 0; // entries seen
@@ -39,6 +45,7 @@ export function gamePage(app: App, id: string): Cleanup {
   let endPhaseLoses: string | null = null; // what ending the phase now would lose
   let lastDice: Rolled[] = []; // the dice of the last entry that rolled
   let selectedSpace: string | null = null;
+  let correction: CorrectionState | null = null; // where corrections by consent stand (the last `state`)
   let pollTimer: number | undefined;
 
   const log = new GameLog();
@@ -47,6 +54,7 @@ export function gamePage(app: App, id: string): Cleanup {
   const incomePanel = foldable({ id: "income-panel" }, "income-chart-title", t("incomeChart"), incomeBody);
   let incomeTimer: number | undefined;
   const decisions = new DecisionPanel();
+  const corrections = new CorrectionPanel();
   // Correspondence play: the clock, the dice and standing orders.
   const me = () => app.account?.name ?? null;
   const clockPanel = new ClockPanel({ vacation: (days) => clockAction(() => api.vacation(id, days)), claim: () => clockAction(() => api.claim(id)), reclaim: () => clockAction(() => api.reclaim(id)) }, (p) => powerLabel(p));
@@ -92,8 +100,9 @@ export function gamePage(app: App, id: string): Cleanup {
       "div",
       { class: "game-body" },
       boardPane,
-      h("aside", { class: "side" }, summaryEl, infoEl, decisions.el, orders.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
+      h("aside", { class: "side" }, corrections.el, summaryEl, infoEl, decisions.el, orders.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
     ),
+    corrections.dialog,
   );
   replace(app.main, root);
   setReady(false);
@@ -205,6 +214,31 @@ export function gamePage(app: App, id: string): Cleanup {
       if (summary) render();
     }
     if ((e.events ?? []).some((ev) => typeof ev === "object" && ev !== null && (ev as { event?: string }).event === "income")) scheduleIncome();
+    const act = e.sealed ? undefined : (e.action as { type?: string; approve?: unknown } | undefined);
+    if (act?.type === "correction" && typeof act.approve === "number") corrected();
+  }
+
+  // ---- corrections by consent ----
+
+  /** An approved correction: the game went back under the page. The state
+   * is read in full again at once (the position, the decision, the
+   * battles); the dice shown were superseded, the income and the clock may
+   * differ. */
+  function corrected(): void {
+    lastDice = [];
+    decisions.invalidate();
+    scheduleIncome();
+    if (game?.clock) scheduleInfo();
+    scheduleRefresh(0);
+  }
+
+  /** The banner of an open proposal and the log's take-back buttons. */
+  function renderCorrections(): void {
+    corrections.render({ correction, status, myPowers, teamOf, powerLabel, entryText: (n) => log.textOf(n), send: (a) => send(a) });
+    const c = correction;
+    const open = myPowers.length > 0 && status === "playing" && c !== null && c.pending === null;
+    log.setTakeBack(open ? { from: c.floor, label: (n) => t("takeBackLabel", { n }), ask: (seq, power, button) => corrections.ask(seq, power, button) } : null);
+    root.dataset.corrections = String(c?.approved ?? 0);
   }
 
   // ---- the clock and the dice ----
@@ -343,8 +377,9 @@ export function gamePage(app: App, id: string): Cleanup {
           try {
             const page = await legalItems();
             legal = page.items;
-            // The game moved on between the answers: read both again.
-            if (page.seq !== st.seq) dirty = true;
+            // The game moved on between the answers: read both again (both
+            // count the rules' steps, not the log's entries).
+            if (page.seq !== st.summary.seq) dirty = true;
           } catch (e) {
             // The game moved on between the two answers: the next refresh catches up.
             if (e instanceof ApiError && e.code === "auth/not-your-power") dirty = true;
@@ -354,6 +389,14 @@ export function gamePage(app: App, id: string): Cleanup {
         if (!alive) return;
         status = st.status;
         summary = st.summary;
+        count = st.seq;
+        // A correction approved while the page missed its entry (a snapshot after a reconnect).
+        const approvedBefore = correction?.approved;
+        correction = st.correction ?? null;
+        if (approvedBefore !== undefined && correction && correction.approved > approvedBefore) {
+          lastDice = [];
+          scheduleIncome();
+        }
         endPhaseLoses = st.end_phase_loses ?? null;
         position = st.position ?? position;
         items = legal;
@@ -408,12 +451,13 @@ export function gamePage(app: App, id: string): Cleanup {
         h(
           "ul",
           { class: "battle-list" },
-          s.battles.map((b) => h("li", { "data-battle": b.at }, t("battleLine", { at: spaceLabel(b.at), attacker: powerLabel(b.attacker), kind: word(b.kind), result: word(b.result), round: b.round }))),
+          s.battles.map((b) => h("li", { "data-battle": b.at, "data-result": b.result }, t("battleLine", { at: spaceLabel(b.at), attacker: powerLabel(b.attacker), kind: word(b.kind), result: word(b.result), round: b.round }))),
         ),
       );
     }
     if (status === "open" && game) extra.push(seatsBox(game));
     replace(summaryExtra, extra);
+    renderCorrections();
     board?.update(position);
     decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, odds, board, endPhaseLoses });
     if (selectedSpace) showSpace(selectedSpace);
@@ -510,7 +554,7 @@ export function gamePage(app: App, id: string): Cleanup {
     if (!socket) return false;
     setReady(false);
     try {
-      const r = await socket.apply(action, summary?.seq);
+      const r = await socket.apply(action, count);
       app.clearError();
       expected = Math.max(expected, r.seq + 1);
       if (r.repeated || seen >= expected) scheduleRefresh(0);
@@ -528,7 +572,7 @@ export function gamePage(app: App, id: string): Cleanup {
     if (!socket) return false;
     setReady(false);
     try {
-      const r = await socket.request<{ seq: number }>("undo", summary ? { seq: summary.seq } : {});
+      const r = await socket.request<{ seq: number }>("undo", count !== undefined ? { seq: count } : {});
       app.clearError();
       if (r.seq < seen) {
         seen = r.seq;
