@@ -31,3 +31,34 @@ fn no_ships_are_bought_for_a_zone_held_by_the_enemy() {
     assert!(ships.is_empty(), "no ships for a zone held by German submarines: {bought:?}");
     assert!(!bought.is_empty(), "the bank is spent on what can be placed: {bought:?}");
 }
+
+/// A submarine attacking a fleet it cannot beat withdraws after the round
+/// (DAAK 4.2) instead of fighting on to its loss: before, the computer
+/// never withdrew or submerged a submarine.
+#[test]
+fn a_submarine_in_a_lost_battle_withdraws() {
+    let (mut game, uk, id) = common::held_by("classic", "uk", Phase::CombatMove, 2);
+    common::hold(&mut game, "germany", id("GER"), &[(UnitType::Infantry, 3)]);
+    let germany = game.ruleset.power_by_name("germany").expect("germany");
+    for kind in [UnitType::Battleship, UnitType::Battleship, UnitType::Fighter] {
+        game.state.add_unit(kind, germany, id("NOR"));
+    }
+    // The submarine sails in from a zone beside (the person's move; the
+    // computer would not make this attack).
+    let from = *game.ruleset.map.neighbours(id("NOR")).iter().find(|n| game.ruleset.map.is_sea(**n)).expect("a sea zone beside");
+    let sub = game.state.add_unit(UnitType::Submarine, uk, from);
+    let attack = Action::Move { units: vec![sub], route: vec![from, id("NOR")], transport: None, bombing: false };
+    game.apply(&attack, &mut warboard_rules::FixedDice(6)).unwrap_or_else(|e| panic!("{e}"));
+    let mut player = warboard_ai::ComputerPlayer::new().with_style(Style::STANDARD);
+    let mut seen = Vec::new();
+    // Every die misses: the battle lasts, and the withdrawal is the choice.
+    for _ in 0..40 {
+        if game.state.turn != uk || !matches!(game.state.phase, Phase::CombatMove | Phase::Combat) {
+            break;
+        }
+        let a = warboard_ai::Player::next_action(&mut player, &game);
+        game.apply(&a, &mut warboard_rules::FixedDice(6)).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        seen.push(a);
+    }
+    assert!(seen.iter().any(|a| matches!(a, Action::Submerge { units, to: Some(_) } if units.contains(&sub))), "the submarine withdraws: {seen:?}");
+}

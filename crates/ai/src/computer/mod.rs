@@ -545,7 +545,7 @@ impl<O: Odds> ComputerPlayer<O> {
                 let attacking = side == battle::BattleSide::Attacker;
                 Action::Casualties { units: battle::default_casualties(&game.ruleset, s, &choice, attacking) }
             }
-            Decision::AttackerSubmarines | Decision::DefenderSubmarines => Action::Continue,
+            Decision::AttackerSubmarines | Decision::DefenderSubmarines => self.save_submarines(game, d).unwrap_or(Action::Continue),
             Decision::PressOrRetreat => {
                 let attackers: Vec<&Unit> = battle::casualties::attackers(&game.ruleset, s, b).iter().filter_map(|id| s.unit(*id)).collect();
                 let defenders: Vec<&Unit> = battle::casualties::defenders(&game.ruleset, s, b).iter().filter_map(|id| s.unit(*id)).collect();
@@ -570,6 +570,34 @@ impl<O: Odds> ComputerPlayer<O> {
                 Action::Continue
             }
         })
+    }
+
+    /// Submarines leave a battle their side is likely to lose (issue 33,
+    /// point 14: they never withdrew or submerged): submerged, or withdrawn
+    /// to the first zone the rules accept, where the chance that their side
+    /// wins the battle from here is below the style's retreat threshold.
+    fn save_submarines(&mut self, game: &Game, decision: Decision) -> Option<Action> {
+        let (i, _) = battle::decision(&game.ruleset, &game.state)?;
+        let (rs, s) = (&game.ruleset, &game.state);
+        let b = &s.battles[i];
+        let attacking = decision == Decision::AttackerSubmarines;
+        let attackers: Vec<&Unit> = battle::casualties::attackers(rs, s, b).iter().filter_map(|id| s.unit(*id)).collect();
+        let defenders: Vec<&Unit> = battle::casualties::defenders(rs, s, b).iter().filter_map(|id| s.unit(*id)).collect();
+        let attacker_wins = self.win_chance(game, &attackers, &defenders, false);
+        let ours = if attacking { attacker_wins } else { 1.0 - attacker_wins };
+        if ours >= self.style.retreat {
+            return None;
+        }
+        let mine = |owner| s.allied(owner, b.attacker) == attacking;
+        let subs: Vec<UnitId> = s.units.iter().filter(|u| u.at == b.at && mine(u.owner) && rs.stats(u.kind).submarine && !u.flags.submerged).map(|u| u.id).collect();
+        if subs.is_empty() {
+            return None;
+        }
+        let places = std::iter::once(None).chain(rs.map.neighbours(b.at).iter().map(|n| Some(*n)));
+        places
+            .map(|to| Action::Submerge { units: subs.clone(), to })
+            .filter_map(|a| self.offer(a))
+            .find(|a| game.is_legal(a, &FixedDice(1)).is_ok())
     }
 
     // ----- purchase -----
