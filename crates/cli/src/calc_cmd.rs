@@ -91,6 +91,14 @@ pub struct CalcArgs {
     /// Exact mode: leave out battle states less likely than this.
     #[arg(long, default_value_t = 1e-12)]
     prune: f64,
+    /// Also work out how many rounds the battle lasts, round by round (the
+    /// table "Rounds fought"; `rounds_distribution` in JSON). Exact mode
+    /// then makes a second, round-by-round pass, 1.3 to 6 times the bare
+    /// answer's time (BENCHMARKS.md); the expected number of rounds is
+    /// always given. Implied by --chart and by Monte Carlo, which counts
+    /// rounds as it goes.
+    #[arg(long)]
+    rounds: bool,
     /// Print one JSON object instead of the tables.
     #[arg(long)]
     json: bool,
@@ -123,7 +131,9 @@ fn calc(args: &CalcArgs) -> Result<String, String> {
         attacker_order: LossOrder::parse(&args.attacker_order).map_err(|e| e.to_string())?,
         defender_order: LossOrder::parse(&args.defender_order).map_err(|e| e.to_string())?,
         prune_below: args.prune,
-        rounds_distribution: true,
+        // On demand (issue 33, point 18): with pruning off the round-by-round
+        // pass cost many times the solve, for a table few readers want.
+        rounds_distribution: args.rounds || args.chart.is_some() || args.monte_carlo.is_some(),
     };
     if let Some(path) = &args.chart {
         if path.extension().and_then(|e| e.to_str()).map(|e| e.to_ascii_lowercase()) != Some("svg".into()) {

@@ -74,12 +74,15 @@ fn monte_carlo_reports_standard_errors() {
 
 #[test]
 fn human_output_has_the_tables() {
-    let out = warboard(&["calc", "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa"]);
+    let out = warboard(&["calc", "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa", "--rounds"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     for part in ["attacker wins", "defender wins", "Expected survivors", "Attacker left", "Defender left", "Rounds fought", "IPCs lost"] {
         assert!(text.contains(part), "no {part:?} in\n{text}");
     }
+    let out = warboard(&["calc", "3 inf, 2 arm, 1 ftr vs 4 inf, 1 aa"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("rounds (expected)") && !text.contains("Rounds fought"), "the table only with --rounds:\n{text}");
 }
 
 #[test]
@@ -111,10 +114,17 @@ fn europe_battles_are_exact() {
     let v = json(&["calc", "--ruleset", "europe", "1 ftr vs 1 sub", "--json"]);
     assert!((num(&v, "retreated") - 1.0).abs() < 1e-9);
     // Two-hit battleships, and the table with its distribution of rounds.
-    let out = warboard(&["calc", "--ruleset", "europe", "2 bb, 1 dd vs 1 bb, 2 sub, 1 trn"]);
+    let out = warboard(&["calc", "--ruleset", "europe", "2 bb, 1 dd vs 1 bb, 2 sub, 1 trn", "--rounds"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("europe, exact") && text.contains("Rounds fought"), "{text}");
+    // Without --rounds the round-by-round pass is not made; the expected
+    // number of rounds is the same.
+    let bare = json(&["calc", "--ruleset", "europe", "2 bb, 1 dd vs 1 bb, 2 sub, 1 trn", "--json"]);
+    let full = json(&["calc", "--ruleset", "europe", "2 bb, 1 dd vs 1 bb, 2 sub, 1 trn", "--json", "--rounds"]);
+    assert!(bare["rounds_distribution"].as_array().is_none_or(Vec::is_empty), "{bare}");
+    assert!(full["rounds_distribution"].as_array().is_some_and(|r| r.len() > 2), "{full}");
+    assert!((num(&bare, "rounds") - num(&full, "rounds")).abs() < 1e-6);
     // Monte Carlo agrees.
     let exact = json(&["calc", "--ruleset", "europe", "2 sub, 1 ftr vs 1 dd, 1 sub", "--json"]);
     let mc = json(&["calc", "--ruleset", "europe", "2 sub, 1 ftr vs 1 dd, 1 sub", "--monte-carlo", "4000", "--json"]);
