@@ -124,6 +124,33 @@ export interface Game {
   seats: Seat[];
   clock?: GameClock | null;
   dice?: GameDice;
+  /** A game whose sides are bid for (docs/server.md, "Sealed bids"): the rule and both bidders' names. */
+  bid?: GameBid | null;
+}
+
+/** A bidding game's rule and its two bidders, by name. */
+export interface GameBid {
+  rule: string;
+  bidders: string[];
+}
+
+/** One bidder's part of a bid round: the commitment once sealed, the bid and nonce once revealed. */
+export interface Bidder {
+  account: string;
+  commitment: string | null;
+  sealed_at: number | null;
+  ipcs: number | null;
+  nonce: string | null;
+  revealed_at: number | null;
+}
+
+/** A bid round (`GET /api/games/{id}/bid`). */
+export interface BidRound {
+  rule: string | null;
+  stage: "sealing" | "revealing" | "settled";
+  bidders: Bidder[];
+  /** Once both are revealed: who plays each side, the IPCs the Axis got, whether the coin settled equal bids. */
+  settled: { axis: string; allies: string; ipcs: number; tie: boolean } | null;
 }
 
 export type SeatRequest =
@@ -142,7 +169,10 @@ export interface NewGame {
   ruleset: string;
   options: Record<string, unknown>;
   public: boolean;
-  seats: Record<string, SeatRequest>;
+  /** Who holds each power; left out with `bid`. */
+  seats?: Record<string, SeatRequest>;
+  /** Sides by sealed bid instead of seats: the creator against `opponent`. */
+  bid?: { opponent: string; rule: string };
   /** A correspondence game: days per move (1, 2, 3, 5, 7, 10, 14) and vacation days (0–60). */
   move_days?: number;
   vacation_days?: number;
@@ -302,10 +332,17 @@ export const api = {
   clearOrders: (id: string, power: string) => call<unknown>("DELETE", ordersPath(id, power)),
   mail: () => call<MailSettings>("GET", "/api/account/mail"),
   setMail: (m: { email?: string; turn_mail?: boolean }) => call<MailSettings>("PUT", "/api/account/mail", m),
+  bid: (id: string) => call<{ bid: BidRound }>("GET", bidPath(id)).then((r) => r.bid),
+  sealBid: (id: string, commitment: string) => call<{ bid: BidRound; game: Game }>("POST", bidPath(id), { commitment }),
+  revealBid: (id: string, ipcs: number, nonce: string) => call<{ bid: BidRound; game: Game }>("POST", `${bidPath(id)}/reveal`, { ipcs, nonce }),
   ladder: (family: string) => call<Leaderboard>("GET", `/api/ladder/${encodeURIComponent(family)}`),
   balance: (family: string) => call<SideBalance>("GET", `/api/ladder/${encodeURIComponent(family)}/balance`),
   player: (name: string) => call<PlayerProfile>("GET", `/api/players/${encodeURIComponent(name)}`),
 };
+
+function bidPath(id: string): string {
+  return `/api/games/${encodeURIComponent(id)}/bid`;
+}
 
 function ordersPath(id: string, power: string): string {
   return `/api/games/${encodeURIComponent(id)}/orders/${encodeURIComponent(power)}`;

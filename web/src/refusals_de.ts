@@ -55,6 +55,23 @@ export const REFUSALS_DE: Record<string, string | [string, string]> = {
   "battle/withdraw-where": "In Classic ziehen sich U-Boote in eine Seezone zurück: nenne sie.",
   "battle/withdraw-zone": "In diese Seezone können sich die U-Boote jetzt nicht zurückziehen.",
 
+  // Sealed bids for sides
+  "bid/after-reveal": "Gebote werden versiegelt, bevor eines aufgedeckt wird: seit ein Gebot aufgedeckt ist, lässt sich keines mehr ändern.",
+  "bid/bad-commitment": "Die Verpflichtung (`commitment`) besteht aus 64 Hex-Ziffern (32 Bytes).",
+  "bid/bad-ipcs": "Ein Gebot ist eine ganze Zahl von IPCs zwischen 0 und 1.000.",
+  "bid/bad-nonce": "Die Geheimzahl (`nonce`) besteht aus 64 Hex-Ziffern (32 Bytes).",
+  "bid/insecure-page": "Ein Gebot zu versiegeln braucht eine sichere Seite (HTTPS, oder der Server auf diesem Rechner).",
+  "bid/commitment-mismatch": "Das aufgedeckte Gebot ist nicht das versiegelte: Gebot und Geheimzahl öffnen die Verpflichtung nicht.",
+  "bid/no-bid": "Diese Partie wurde nicht mit einem Gebot um die Seiten angelegt.",
+  "bid/not-a-bidder": "Dieses Konto ist keiner der beiden Bieter.",
+  "bid/not-sealed": "Beide Gebote werden versiegelt, bevor eines aufgedeckt wird.",
+  "bid/not-two-sides": "Ein Gebot entscheidet, wer die Achsenmächte und wer die Alliierten spielt: die Mächte dieser Partie bilden nicht genau diese zwei Teams.",
+  "bid/own-opponent": "Ein Gebot geht gegen einen anderen Spieler: nenne jemand anderen als Gegner.",
+  "bid/revealed-twice": "Dieses Gebot ist schon aufgedeckt.",
+  "bid/seats-by-bid": "Die Plätze dieser Partie gehen an die beiden Bieter, sobald ihre Gebote aufgedeckt sind.",
+  "bid/unknown-rule": "Diese Gebotsregel gibt es nicht (Regeln: lower-axis).",
+  "bid/with-seats": "Eine Partie mit Gebot bekommt ihre Plätze aus dem Gebot: `bid` oder `seats`, nicht beides.",
+
   // Battle calculator
   "calc/bad-battle": "Diese Schlacht lässt sich nicht lesen: erst die Angreifer, dann `vs`, dann die Verteidiger.",
   "calc/refused": "Diese Schlacht kann der Rechner nicht berechnen.",

@@ -15,6 +15,7 @@ import { ConnState, GameSocket, Hello, Push } from "../socket";
 import { ClockPanel, clockEventText } from "../clock";
 import { DiceInfo } from "../proven";
 import { OrdersPanel } from "../orders";
+import { BidPanel } from "../bid";
 import { CorrectionState, Entry, LegalItem, LegalPage, Position, StateResult, Summary, UnitView, allUnits, winnerText } from "../types";
 
 /** A small square in a power's colour (set through the CSSOM: no style attributes). */
@@ -67,6 +68,16 @@ export function gamePage(app: App, id: string): Cleanup {
     showError: (e) => app.showError(e),
     clearError: () => app.clearError(),
   });
+  // Sides by sealed bid: while the round is open the panel takes the play controls' place.
+  const bidPanel = new BidPanel({
+    gameId: id,
+    me,
+    showError: (e) => app.showError(e),
+    clearError: () => app.clearError(),
+    changed: () => settle(),
+    // The last reveal started the game: read it (a reconnect with the seats now held).
+    settled: () => void reloadGame(false),
+  });
   /** Clock events pushed while the page was open, each with the entry count it came after (shown again after a rebuild of the log). */
   const clockLines: { n: number; after: number; text: string }[] = [];
   let infoTimer: number | undefined;
@@ -100,7 +111,7 @@ export function gamePage(app: App, id: string): Cleanup {
       "div",
       { class: "game-body" },
       boardPane,
-      h("aside", { class: "side" }, corrections.el, summaryEl, infoEl, decisions.el, orders.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
+      h("aside", { class: "side" }, corrections.el, bidPanel.el, summaryEl, infoEl, decisions.el, orders.el, spaceEl, foldable({ id: "log-panel", class: "log-panel" }, "log-title", t("log"), log.el), incomePanel, chat.el),
     ),
     corrections.dialog,
   );
@@ -127,7 +138,7 @@ export function gamePage(app: App, id: string): Cleanup {
 
   function settle(): void {
     root.dataset.seq = String(seen);
-    setReady(!refreshing && !syncing && refreshTimer === undefined && seen >= expected && summary !== null);
+    setReady(!refreshing && !syncing && refreshTimer === undefined && seen >= expected && summary !== null && !bidPanel.busy);
   }
 
   // ---- the socket ----
@@ -436,7 +447,8 @@ export function gamePage(app: App, id: string): Cleanup {
       ),
     );
     const extra: Child[] = [
-      h("p", { class: "mine-line" }, myPowers.length ? `${t("myPowers")}: ${myPowers.map(powerLabel).join(", ")}` : t("watching")),
+      // A bidder holds no power before the bid settles: not a watcher either.
+      status === "open" && game?.bid ? null : h("p", { class: "mine-line" }, myPowers.length ? `${t("myPowers")}: ${myPowers.map(powerLabel).join(", ")}` : t("watching")),
       h("h3", null, t("banks")),
       h("ul", { class: "banks" }, banks),
     ];
@@ -455,8 +467,10 @@ export function gamePage(app: App, id: string): Cleanup {
         ),
       );
     }
-    if (status === "open" && game) extra.push(seatsBox(game));
+    // A game whose seats wait for its bid: the bid panel instead of the seats.
+    if (status === "open" && game && !game.bid) extra.push(seatsBox(game));
     replace(summaryExtra, extra);
+    decisions.el.hidden = status === "open" && !!game?.bid;
     renderCorrections();
     board?.update(position);
     decisions.render({ summary: s, status, items, myPowers, teamOf, spaceLabel, send, undo, odds, board, endPhaseLoses });
@@ -619,6 +633,7 @@ export function gamePage(app: App, id: string): Cleanup {
     const started = status === "open" && g.status !== "open";
     game = g;
     renderInfo();
+    bidPanel.show(g);
     if (force || seatsChanged || started) {
       status = g.status;
       connect();
@@ -641,6 +656,7 @@ export function gamePage(app: App, id: string): Cleanup {
       if (!alive) return;
       title.textContent = `${ruleset.title} · ${t("gameTitle", { id: id.slice(0, 8) })}`;
       renderInfo();
+      bidPanel.show(game);
       document.title = `warboard · ${ruleset.title}`;
       board = new BoardView(game.ruleset, ruleset, onSpace);
       replace(boardPane, board.root);
@@ -663,6 +679,7 @@ export function gamePage(app: App, id: string): Cleanup {
 
   return () => {
     alive = false;
+    bidPanel.stop();
     window.clearInterval(clockTimer);
     window.clearTimeout(infoTimer);
     window.clearTimeout(refreshTimer);

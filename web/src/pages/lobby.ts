@@ -5,6 +5,7 @@ import { App, Cleanup } from "../app";
 import { h, replace, setReady, Child } from "../dom";
 import { t, powerName, word, currentLang, optionLabel } from "../i18n";
 import { correspondenceFields } from "../corr_form";
+import { bidFields } from "../bid_form";
 import { settingsPanel } from "../settings";
 import { localTime } from "../clock";
 
@@ -42,7 +43,7 @@ function optionValue(o: OptionInfo, el: HTMLElement): unknown {
 }
 
 function statusText(g: Game): string {
-  if (g.status === "open") return t("statusOpen");
+  if (g.status === "open") return g.bid ? t("statusBidding") : t("statusOpen");
   if (g.status === "over") return t("statusOver");
   return t("statusPlaying");
 }
@@ -54,6 +55,8 @@ export function lobbyPage(app: App): Cleanup {
   const form = h("form", { id: "new-game", class: "panel", "aria-labelledby": "new-game-title", novalidate: true });
   // Kept across changes of ruleset: the clock and dice are no ruleset's.
   const corr = correspondenceFields();
+  // Sides by sealed bid instead of seats: kept across changes of ruleset too.
+  const bid = bidFields();
   const mine = h("div", { id: "my-games", class: "games" }, t("loading"));
   const open = h("div", { id: "open-games", class: "games" }, t("loading"));
   const refreshBtn = h("button", { type: "button", id: "lobby-refresh", onclick: () => void loadLists() }, t("refresh"));
@@ -113,6 +116,17 @@ export function lobbyPage(app: App): Cleanup {
       sync();
       return h("tr", null, h("th", { scope: "row" }, h("label", { for: `seat-${p.id}` }, pname)), h("td", null, p.team ? powerName(p.team) : ""), h("td", null, kind, " ", extra));
     });
+    const seatsBox = h(
+      "fieldset",
+      { class: "seats" },
+      h("legend", null, t("seats")),
+      h("table", null, h("thead", null, h("tr", null, h("th", { scope: "col" }, t("power")), h("th", { scope: "col" }, t("team")), h("th", { scope: "col" }, t("player")))), h("tbody", null, seatRows)),
+    );
+    // With a bid the seats are the bid's to give: the table is not sent.
+    bid.onChange = () => {
+      seatsBox.hidden = bid.chosen();
+    };
+    bid.onChange();
     const pub = h("input", { type: "checkbox", id: "create-public", checked: true });
     const submit = h("button", { type: "submit", id: "create-submit", class: "primary" }, t("create"));
     replace(
@@ -120,12 +134,8 @@ export function lobbyPage(app: App): Cleanup {
       h("h2", { id: "new-game-title" }, t("newGame")),
       h("div", { class: "field" }, h("label", { for: "create-ruleset" }, t("ruleset")), select),
       h("fieldset", { class: "options" }, h("legend", null, t("options")), options),
-      h(
-        "fieldset",
-        { class: "seats" },
-        h("legend", null, t("seats")),
-        h("table", null, h("thead", null, h("tr", null, h("th", { scope: "col" }, t("power")), h("th", { scope: "col" }, t("team")), h("th", { scope: "col" }, t("player")))), h("tbody", null, seatRows)),
-      ),
+      bid.el,
+      seatsBox,
       corr.el,
       h("div", { class: "option check" }, pub, h("label", { for: "create-public" }, t("publicGame"))),
       h("div", { class: "buttons" }, submit),
@@ -137,7 +147,7 @@ export function lobbyPage(app: App): Cleanup {
   }
 
   async function create(rs: RulesetInfo, submit: HTMLButtonElement): Promise<void> {
-    const body: NewGame = { ruleset: rs.name, options: {}, public: (form.querySelector<HTMLInputElement>("#create-public")?.checked ?? true), seats: {}, ...corr.read() };
+    const body: NewGame = { ruleset: rs.name, options: {}, public: (form.querySelector<HTMLInputElement>("#create-public")?.checked ?? true), ...corr.read() };
     try {
       for (const o of rs.options) {
         const el = form.querySelector<HTMLElement>(`[data-option="${CSS.escape(o.name)}"]`);
@@ -149,6 +159,7 @@ export function lobbyPage(app: App): Cleanup {
       app.showError(e);
       return;
     }
+    const seats: Record<string, SeatRequest> = {};
     for (const p of rs.powers) {
       const kind = form.querySelector<HTMLSelectElement>(`[data-seat="${CSS.escape(p.id)}"]`)?.value ?? "open";
       let seat: SeatRequest;
@@ -156,8 +167,10 @@ export function lobbyPage(app: App): Cleanup {
       else if (kind === "account") seat = { kind, name: form.querySelector<HTMLInputElement>(`[data-account="${CSS.escape(p.id)}"]`)?.value.trim() ?? "" };
       else if (kind === "me") seat = { kind };
       else seat = { kind: "open" };
-      body.seats[p.id] = seat;
+      seats[p.id] = seat;
     }
+    if (bid.chosen()) body.bid = bid.read();
+    else body.seats = seats;
     submit.disabled = true;
     submit.textContent = t("creating");
     setReady(false);
