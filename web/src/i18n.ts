@@ -343,6 +343,7 @@ const en = {
   howVictory: "victory",
   howSurrender: "surrender",
   howClaim: "claim (time ran out)",
+  howAbandon: "abandoned (a player left; the computer finished)",
   recordLink: "Record",
   privateGame: "private game",
 
@@ -729,6 +730,7 @@ const de: Record<Key, string> = {
   howVictory: "Sieg nach den Regeln",
   howSurrender: "Aufgabe",
   howClaim: "beansprucht (Zeit abgelaufen)",
+  howAbandon: "aufgegeben (ein Spieler ging, der Computer spielte zu Ende)",
   recordLink: "Aufzeichnung",
   privateGame: "private Partie",
 

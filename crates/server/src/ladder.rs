@@ -26,7 +26,7 @@ use crate::app::AppState;
 use crate::auth::MaybeAuthed;
 use crate::error::ApiError;
 use crate::live::Inner;
-use crate::store::{RatedRow, SeatKind, Store};
+use crate::store::{RatedRow, SeatKind, Store, TakeoverRow};
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -38,8 +38,13 @@ pub fn routes() -> Router<AppState> {
         .route("/players/{name}", get(crate::web::index))
 }
 
-/// The rated result of a game that just ended, if it is rated.
-pub(crate) fn rated_row(game_id: &str, inner: &Inner, ended_at: i64) -> Option<RatedRow> {
+/// The rated result of a game that just ended, if it is rated. `taken`:
+/// the seats the computer holds because their account's time ran out and
+/// it never came back (src/correspondence.rs). Such a seat counts as its
+/// account's, and the game as abandoned: a loss for the side that left it
+/// (issue 32, point 2), whoever the computer won for; where both sides
+/// left, nobody is credited and the game is not rated.
+pub(crate) fn rated_row(game_id: &str, inner: &Inner, ended_at: i64, taken: &[TakeoverRow]) -> Option<RatedRow> {
     let record = inner.table.record();
     let game = record.game();
     let (rs, s) = (&game.ruleset, &game.state);
@@ -57,12 +62,20 @@ pub(crate) fn rated_row(game_id: &str, inner: &Inner, ended_at: i64) -> Option<R
             .filter(|seat| seat.kind == SeatKind::Account)
             .and_then(|seat| seat.account_id.clone())
     };
+    let left_by = |p: warboard_rules::PowerId| taken.iter().find(|t| t.power == rs.power(p).id).map(|t| t.account_id.clone());
+    let mut abandoners: Vec<String> = Vec::new();
     let mut winners: Vec<String> = Vec::new();
     let mut losers: Vec<String> = Vec::new();
     // The sides (axis, allies) of the powers each team held.
     let (mut winners_play, mut losers_play): (Vec<Side>, Vec<Side>) = (Vec::new(), Vec::new());
     for p in rs.power_ids() {
-        let account = holder(p)?;
+        let account = match left_by(p) {
+            Some(account) => {
+                abandoners.push(account.clone());
+                account
+            }
+            None => holder(p)?,
+        };
         let (team, plays) = if winner.powers.contains(&p) { (&mut winners, &mut winners_play) } else { (&mut losers, &mut losers_play) };
         if !team.contains(&account) {
             team.push(account);
@@ -75,11 +88,21 @@ pub(crate) fn rated_row(game_id: &str, inner: &Inner, ended_at: i64) -> Option<R
         return None;
     }
     let last = record.log().last()?;
-    let how = match (last.action.value()["type"].as_str(), last.by) {
+    let mut how = match (last.action.value()["type"].as_str(), last.by) {
         (Some("surrender"), warboard_record::Origin::Engine) => "claim",
         (Some("surrender"), _) => "surrender",
         _ => "victory",
     };
+    match (abandoners.iter().any(|a| winners.contains(a)), abandoners.iter().any(|a| losers.contains(a))) {
+        (true, true) => return None,
+        (true, false) => {
+            std::mem::swap(&mut winners, &mut losers);
+            std::mem::swap(&mut winners_play, &mut losers_play);
+            how = "abandon";
+        }
+        (false, true) => how = "abandon",
+        (false, false) => {}
+    }
     // A team that held powers of both sides (Alternative's own teams) played neither.
     let one_side = |plays: &[Side]| match plays {
         [side] => Some(side.name().to_string()),
@@ -133,6 +156,7 @@ fn result_of(row: &RatedRow) -> Option<RatedResult> {
     let how = match row.how.as_str() {
         "surrender" => How::Surrender,
         "claim" => How::Claim,
+        "abandon" => How::Abandon,
         _ => How::Victory,
     };
     let outcome = if row.outcome == "draw" { Outcome::Draw } else { Outcome::Win };

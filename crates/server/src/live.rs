@@ -423,7 +423,8 @@ impl Hub {
         if append.status == GameStatus::Over {
             inner.status = GameStatus::Over;
             // The game that ends is rated here, once (src/ladder.rs).
-            if let Some(row) = crate::ladder::rated_row(&game.id, inner, append.created_at) {
+            let taken = self.store.takeovers(std::slice::from_ref(&game.id)).await?.remove(&game.id).unwrap_or_default();
+            if let Some(row) = crate::ladder::rated_row(&game.id, inner, append.created_at, &taken) {
                 crate::ladder::keep(&self.store, row).await;
             }
         }

@@ -179,3 +179,47 @@ async fn proven_team_game(db: Db) {
     assert!(record.proof_summary().unwrap().dice_pending, "the game runs: its seed is still secret");
     server.stop().await;
 }
+
+/// Issue 32, point 2: abandoning counts as a loss. A team game the computer
+/// finished for a player who never came back is rated, as a loss for the
+/// side that player left — here although that side won on the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_team_game_finished_for_a_leaver_is_rated_as_the_leavers_loss() {
+    for db in databases("a_team_game_finished_for_a_leaver_is_rated_as_the_leavers_loss") {
+        leaver(db).await;
+    }
+}
+
+async fn leaver(db: Db) {
+    let clock = Arc::new(ManualClock::new(T0));
+    let server = TestServer::start_clocked(db, clock.clone(), None).await;
+    let (a, b, c) = (server.account("anna").await, server.account("boris").await, server.account("carl").await);
+    let seats = json!({
+        "russia": {"kind": "account", "name": "anna"}, "uk": {"kind": "account", "name": "anna"}, "usa": {"kind": "me"},
+        "germany": {"kind": "account", "name": "boris"}, "japan": {"kind": "account", "name": "boris"},
+    });
+    let id = server.create(&c, json!({"ruleset": "classic", "seats": seats, "move_days": 2, "dice": "server"})).await;
+    clock.set(T0 + 2 * DAY);
+    assert_eq!(server.hub.clock_tick().await, 2, "expired, and taken over");
+    let mut boris = server.ws(&id, Some(&b)).await;
+    // The Axis gives up once the computer has played anna's powers.
+    let mut reply = Value::Null;
+    for _ in 0..600 {
+        reply = boris.apply(json!({"type": "surrender", "side": "axis"})).await;
+        if reply["reply"] == "ok" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(reply["reply"], "ok", "{reply}");
+    let (status, profile) = server.http("GET", "/api/players/anna", Some(&a), None).await;
+    assert_eq!(status, 200, "{profile}");
+    let games = profile["games"].as_array().cloned().unwrap_or_default();
+    assert_eq!(games.len(), 1, "the game is rated: {profile}");
+    assert_eq!((games[0]["how"].as_str(), games[0]["result"].as_str()), (Some("abandon"), Some("loss")), "{profile}");
+    let (_, profile) = server.http("GET", "/api/players/carl", Some(&c), None).await;
+    assert_eq!(profile["games"][0]["result"], "loss", "the leaver's side loses, teammates included: {profile}");
+    let (_, profile) = server.http("GET", "/api/players/boris", Some(&b), None).await;
+    assert_eq!(profile["games"][0]["result"], "win", "{profile}");
+    server.stop().await;
+}

@@ -65,7 +65,7 @@ function sides(s: BySide): HTMLElement {
 }
 
 const RESULTS: Record<string, Key> = { win: "resultWin", loss: "resultLoss", draw: "resultDraw" };
-const HOWS: Record<string, Key> = { victory: "howVictory", surrender: "howSurrender", claim: "howClaim" };
+const HOWS: Record<string, Key> = { victory: "howVictory", surrender: "howSurrender", claim: "howClaim", abandon: "howAbandon" };
 
 /** Names joined by commas, each a link to its profile. */
 function players(names: string[]): (HTMLElement | string)[] {

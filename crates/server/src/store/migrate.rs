@@ -40,6 +40,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (8, "moderation", include_str!("../../migrations/0008_moderation.sql")),
     (9, "ladder_sides", include_str!("../../migrations/0009_ladder_sides.sql")),
     (10, "bids", include_str!("../../migrations/0010_bids.sql")),
+    (11, "abandon", include_str!("../../migrations/0011_abandon.sql")),
 ];
 
 /// The line that starts the lines of one backend, or (`all`) of both.
