@@ -34,8 +34,10 @@
 //!   abandonment counts as a loss for the side that abandoned, so a result
 //!   with [`How::Abandon`] must name a winner (a draw is refused).
 //!
-//! Left for later (docs/ladder.md): the server's tables and pages, which
-//! games are rated (verified records only), bids and side balance, bans.
+//! The server (crates/server/src/ladder.rs, bids.rs) decides which games
+//! are rated (verified records only), keeps the ordered results and their
+//! bids, and computes leaderboards, profiles and side balance from them
+//! with this crate (docs/ladder.md).
 
 pub mod bids;
 
