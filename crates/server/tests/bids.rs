@@ -21,21 +21,8 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The bytes a client hashes for its commitment, as docs/ladder.md spells
-/// them (written here from the document, not from the server's code).
-fn commitment_bytes(game: &str, player: &str, ipcs: u32, nonce: &[u8; 32]) -> Vec<u8> {
-    let mut bytes = b"warboard/bid/v1".to_vec();
-    for part in [game.as_bytes(), player.as_bytes()] {
-        bytes.extend((part.len() as u32).to_be_bytes());
-        bytes.extend(part);
-    }
-    bytes.extend(ipcs.to_be_bytes());
-    bytes.extend(nonce);
-    bytes
-}
-
 fn commitment(game: &str, player: &str, ipcs: u32, nonce: &[u8; 32]) -> String {
-    hex(&Sha256::digest(commitment_bytes(game, player, ipcs, nonce)))
+    hex(&Sha256::digest(common::ladder::bid_commitment_bytes(game, player, ipcs, nonce)))
 }
 
 /// The tie coin as docs/ladder.md spells it: 0 gives the Axis to the name
@@ -51,7 +38,7 @@ fn code(body: &Value) -> &str {
 #[test]
 fn the_documented_commitment_is_the_one_checked() {
     let nonce: [u8; 32] = std::array::from_fn(|i| i as u8);
-    assert_eq!(hex(&commitment_bytes(EXAMPLE_GAME, "anna", 9, &nonce)), EXAMPLE_BYTES);
+    assert_eq!(hex(&common::ladder::bid_commitment_bytes(EXAMPLE_GAME, "anna", 9, &nonce)), EXAMPLE_BYTES);
     assert_eq!(commitment(EXAMPLE_GAME, "anna", 9, &nonce), EXAMPLE_COMMITMENT);
     assert_eq!(hex(&warboard_ladder::bids::commitment(EXAMPLE_GAME, "anna", 9, &nonce)), EXAMPLE_COMMITMENT, "the server checks these bytes");
     let doc = include_str!("../../../docs/ladder.md");

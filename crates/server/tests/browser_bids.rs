@@ -63,14 +63,7 @@ async fn set_kept(browser: &mut Browser, game: &str, account: &str, bid: &Value)
 fn commitment(game: &str, player: &str, ipcs: u32, nonce_hex: &str) -> String {
     let nonce: Vec<u8> = (0..nonce_hex.len()).step_by(2).map(|i| u8::from_str_radix(&nonce_hex[i..i + 2], 16).expect("hex")).collect();
     assert_eq!(nonce.len(), 32, "a 32-byte nonce");
-    let mut bytes = b"warboard/bid/v1".to_vec();
-    for part in [game.as_bytes(), player.as_bytes()] {
-        bytes.extend((part.len() as u32).to_be_bytes());
-        bytes.extend(part);
-    }
-    bytes.extend(ipcs.to_be_bytes());
-    bytes.extend(nonce);
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(common::ladder::bid_commitment_bytes(game, player, ipcs, &nonce)).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The bidder's row of the round as the server has it.

@@ -142,11 +142,14 @@ async fn a_proven_team_game_notes_the_takeover_and_the_reclaim() {
     }
 }
 
-async fn proven_team_game(db: Db) {
+/// A proven classic team game of anna (russia, uk), carl (usa, its creator)
+/// and boris (the Axis), two days a move, whose clock has just run out on
+/// anna: expired, and her seats taken over. The server, the game's id and
+/// the three tokens.
+async fn taken_over_team_game(db: Db) -> (TestServer, String, [String; 3]) {
     let clock = Arc::new(ManualClock::new(T0));
     let server = TestServer::start_clocked(db, clock.clone(), None).await;
-    let (a, c) = (server.account("anna").await, server.account("carl").await);
-    server.account("boris").await;
+    let (a, b, c) = (server.account("anna").await, server.account("boris").await, server.account("carl").await);
     let seats = json!({
         "russia": {"kind": "account", "name": "anna"}, "uk": {"kind": "account", "name": "anna"}, "usa": {"kind": "me"},
         "germany": {"kind": "account", "name": "boris"}, "japan": {"kind": "account", "name": "boris"},
@@ -154,6 +157,11 @@ async fn proven_team_game(db: Db) {
     let id = server.create(&c, json!({"ruleset": "classic", "seats": seats, "move_days": 2, "dice": "server"})).await;
     clock.set(T0 + 2 * DAY);
     assert_eq!(server.hub.clock_tick().await, 2, "expired, and taken over");
+    (server, id, [a, b, c])
+}
+
+async fn proven_team_game(db: Db) {
+    let (server, id, [a, _, _]) = taken_over_team_game(db).await;
     // The computer plays russia and the uk until the game waits on boris.
     let mut waited = Value::Null;
     for _ in 0..600 {
@@ -191,16 +199,7 @@ async fn a_team_game_finished_for_a_leaver_is_rated_as_the_leavers_loss() {
 }
 
 async fn leaver(db: Db) {
-    let clock = Arc::new(ManualClock::new(T0));
-    let server = TestServer::start_clocked(db, clock.clone(), None).await;
-    let (a, b, c) = (server.account("anna").await, server.account("boris").await, server.account("carl").await);
-    let seats = json!({
-        "russia": {"kind": "account", "name": "anna"}, "uk": {"kind": "account", "name": "anna"}, "usa": {"kind": "me"},
-        "germany": {"kind": "account", "name": "boris"}, "japan": {"kind": "account", "name": "boris"},
-    });
-    let id = server.create(&c, json!({"ruleset": "classic", "seats": seats, "move_days": 2, "dice": "server"})).await;
-    clock.set(T0 + 2 * DAY);
-    assert_eq!(server.hub.clock_tick().await, 2, "expired, and taken over");
+    let (server, id, [a, b, c]) = taken_over_team_game(db).await;
     let mut boris = server.ws(&id, Some(&b)).await;
     // The Axis gives up once the computer has played anna's powers.
     let mut reply = Value::Null;

@@ -61,3 +61,17 @@ pub async fn expected_ladder(server: &TestServer, family: &str) -> (Vec<RatedRow
     let results: Vec<RatedResult> = rows.iter().map(result_of).collect();
     (rows, Ladder::from_results(&results).expect("the results rate"))
 }
+
+/// The bytes a client hashes for its sealed bid's commitment, as
+/// docs/ladder.md spells them: written here from the document, not from
+/// the server's code, for the bid tests (tests/bids.rs, browser_bids.rs).
+pub fn bid_commitment_bytes(game: &str, player: &str, ipcs: u32, nonce: &[u8]) -> Vec<u8> {
+    let mut bytes = b"warboard/bid/v1".to_vec();
+    for part in [game.as_bytes(), player.as_bytes()] {
+        bytes.extend((part.len() as u32).to_be_bytes());
+        bytes.extend(part);
+    }
+    bytes.extend(ipcs.to_be_bytes());
+    bytes.extend(nonce);
+    bytes
+}
